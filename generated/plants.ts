@@ -1,0 +1,187 @@
+// Generated from openapi/plants.yaml by `npm run generate`. Do not edit.
+
+export type paths = {
+    "/plants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a plant
+         * @description Creates a new plant in the store.
+         *
+         *     Creation is idempotent on `id`: sending the same NewPlant again answers
+         *     200 with the same Plant, so a client may retry safely. A different `name`
+         *     or `tag` under an existing `id` answers 409. A 200 is sent only once the
+         *     plant has been committed to durable storage.
+         *
+         *     `id` is any integer from -9223372036854775808 to 9223372036854775807,
+         *     compared exactly (no rounding through floating point). Integer-valued
+         *     literals such as `1.0` or `1e2` are integers; `1.5` and `"5"` are not.
+         *     Names and tags are kept exactly as sent; unknown fields are ignored.
+         *
+         *     Checks run in this order: method and path (404, 405), credentials (401),
+         *     body size (413), content type (415), body syntax and shape (400),
+         *     then the store (409).
+         */
+        post: operations["createPlant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+};
+export type webhooks = Record<string, never>;
+export type components = {
+    schemas: {
+        Plant: {
+            /** @description The name of the plant */
+            name: string;
+            /** @description Tag that specifies the type of the plant */
+            tag?: string;
+        };
+        NewPlant: components["schemas"]["Plant"] & {
+            /**
+             * Format: int64
+             * @description Identification number of the plant
+             */
+            id: number;
+        };
+        Error: {
+            /**
+             * Format: int32
+             * @description The HTTP status of the response
+             */
+            error: number;
+            /** @description A human-readable reason */
+            message: string;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+};
+export type $defs = Record<string, never>;
+export interface operations {
+    createPlant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The plant to create. At most 65536 bytes, UTF-8 JSON. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewPlant"];
+            };
+        };
+        responses: {
+            /** @description The plant response. The plant is stored (or was already stored with the same name and tag). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plant"];
+                };
+            };
+            /**
+             * @description The request is malformed: the body is not valid UTF-8 JSON, is not a JSON
+             *     object, lacks `id` or `name`, has a field of the wrong type (no coercion),
+             *     an `id` outside the int64 range, a string with unpaired UTF-16 surrogates,
+             *     or a query parameter. `message` names the field and the reason.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The `Authorization` header is missing, uses another scheme than Bearer
+             *     (the scheme name is case-insensitive), or carries a token the server does
+             *     not accept. The response has a `WWW-Authenticate: Bearer` header, with
+             *     `error="invalid_token"` when a token was given.
+             */
+            401: {
+                headers: {
+                    /** @description The Bearer challenge (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A method other than POST was used on `/plants`. The `Allow` header lists the allowed methods. */
+            405: {
+                headers: {
+                    /** @description The methods allowed on this path. */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A plant with this `id` is already stored with a different `name` or `tag`. Nothing was changed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than 65536 bytes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The body's content type is not JSON. `application/json` is accepted,
+             *     with no charset or `charset=utf-8`.
+             */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected fault in the server. The message reveals nothing internal; the fault is logged with the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down and no longer accepts requests; retry on another instance or later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+}

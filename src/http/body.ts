@@ -1,0 +1,97 @@
+// Turns the raw request body into a JSON object for validation, or into the reason it
+// cannot be one. Problems are recorded, not thrown: they are reported only after
+// openapi-backend has routed and authenticated the request (see src/openapi/backend.ts).
+import { INT64_MAX, INT64_MIN, integerFromLiteral, topLevelIdLiteral } from "./int64.ts";
+
+export type BodyProblem = { status: 400 | 415; message: string };
+
+export type Body =
+  | {
+      ok: true;
+      /** What openapi-backend validates; `id` is replaced by a stand-in, see `standInForId`. */
+      forValidation: Readonly<Record<string, unknown>>;
+      /** The exact id when the body's `id` is a number literal. */
+      exactId: bigint | undefined;
+    }
+  | { ok: false; problem: BodyProblem };
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+export function interpretBody(contentType: string | undefined, raw: Buffer | undefined): Body {
+  if (raw === undefined || raw.length === 0) {
+    return problem(400, "a request body is required: a JSON object with id and name");
+  }
+  const typeProblem = checkContentType(contentType);
+  if (typeProblem !== undefined) return { ok: false, problem: typeProblem };
+
+  let text: string;
+  try {
+    text = utf8.decode(raw);
+  } catch {
+    return problem(400, "the request body is not valid UTF-8");
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const reason = error instanceof Error ? `: ${error.message}` : "";
+    return problem(400, `the request body is not valid JSON${reason}`);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return problem(400, `the request body must be a JSON object, got ${describe(value)}`);
+  }
+  const object = value as Record<string, unknown>;
+  if (typeof object["id"] !== "number") {
+    return { ok: true, forValidation: object, exactId: undefined };
+  }
+  const exact = integerFromLiteral(topLevelIdLiteral(text) ?? "");
+  return {
+    ok: true,
+    forValidation: { ...object, id: standInForId(exact) },
+    exactId: exact ?? undefined,
+  };
+}
+
+/**
+ * A double that falls on the same side of openapi-backend's int64 check as the exact
+ * value, so that the validator still decides, but on the exact value: 9223372036854775807
+ * rounds to 2^63 (which that check rejects) and -9223372036854775809 rounds to -2^63
+ * (which it accepts).
+ */
+function standInForId(exact: bigint | null): number {
+  if (exact === null) return 0.5; // a fraction JSON.parse rounded away, e.g. 1.0000000000000000001
+  if (exact > INT64_MAX) return 2 ** 64;
+  if (exact < INT64_MIN) return -(2 ** 64);
+  return Math.min(Number(exact), LARGEST_DOUBLE_BELOW_2_63);
+}
+
+const LARGEST_DOUBLE_BELOW_2_63 = 2 ** 63 - 1024;
+
+function checkContentType(header: string | undefined): BodyProblem | undefined {
+  if (header === undefined || header.trim() === "") {
+    return { status: 415, message: "a Content-Type header is required: application/json" };
+  }
+  const [type = "", ...params] = header.split(";").map((part) => part.trim());
+  if (type.toLowerCase() !== "application/json") {
+    return { status: 415, message: `the content type must be application/json, got "${type}"` };
+  }
+  for (const param of params) {
+    const [name = "", rawValue = ""] = param.split("=").map((part) => part.trim());
+    const value = rawValue.replace(/^"(.*)"$/, "$1").toLowerCase();
+    if (name.toLowerCase() === "charset" && value !== "utf-8" && value !== "utf8") {
+      return { status: 415, message: `JSON must be sent as UTF-8, got charset "${rawValue}"` };
+    }
+  }
+  return undefined;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return `a ${typeof value}`;
+}
+
+const problem = (status: 400 | 415, message: string): Body => ({
+  ok: false,
+  problem: { status, message },
+});

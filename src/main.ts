@@ -1,0 +1,73 @@
+// Process entry: read configuration, open the store, listen, and shut down gracefully.
+import { randomBytes } from "node:crypto";
+import { buildApp } from "./app.ts";
+import { type Config, ConfigError, loadConfig } from "./config.ts";
+import { openSqliteStore } from "./store/sqlite.ts";
+import type { PlantStore } from "./store/store.ts";
+
+const SHUTDOWN_DEADLINE_MS = 10_000;
+
+function fail(message: string): never {
+  process.stderr.write(`plantstore: ${message}\n`);
+  process.exit(1);
+}
+
+function readConfig(): Config {
+  try {
+    return loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) fail(`invalid configuration: ${error.message}`);
+    throw error;
+  }
+}
+
+function tokensFor(config: Config): readonly string[] {
+  if (config.tokens !== undefined) return config.tokens;
+  const token = randomBytes(32).toString("base64url");
+  process.stderr.write(
+    `plantstore: PLANTSTORE_TOKENS is not set; this run accepts one generated bearer token:\n  ${token}\n`,
+  );
+  return [token];
+}
+
+function openStore(config: Config): PlantStore {
+  try {
+    return openSqliteStore(config.databasePath);
+  } catch (error) {
+    fail(`cannot open the database at ${config.databasePath}: ${(error as Error).message}`);
+  }
+}
+
+const config = readConfig();
+const store = openStore(config);
+const app = await buildApp({ store, tokens: tokensFor(config), logLevel: config.logLevel });
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  app.log.info({ signal }, "shutting down: finishing in-flight requests");
+  const deadline = setTimeout(() => {
+    app.log.error("shutdown deadline passed; exiting with requests unfinished");
+    process.exit(1);
+  }, SHUTDOWN_DEADLINE_MS);
+  deadline.unref();
+  try {
+    await app.close();
+    await store.close();
+    app.log.info("stopped");
+    process.exit(0);
+  } catch (error) {
+    app.log.error({ err: error }, "shutdown failed");
+    process.exit(1);
+  }
+}
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));
+
+try {
+  await app.listen({ port: config.port, host: config.host });
+} catch (error) {
+  await store.close();
+  fail(`cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`);
+}

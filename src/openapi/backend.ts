@@ -1,0 +1,100 @@
+// openapi-backend, configured to fail closed: every outcome it can reach (unknown path,
+// wrong method, failed auth, failed validation, no handler) has a registered handler,
+// so an operation handler only ever sees a routed, authenticated, valid request.
+import { type Context, OpenAPIBackend } from "openapi-backend";
+import type { AuthOutcome, TokenVerifier } from "../http/auth.ts";
+import type { Body } from "../http/body.ts";
+import { type ApiResponse, errorResponse } from "../http/responses.ts";
+import { describeValidationErrors } from "../http/validation-message.ts";
+import { loadDocument } from "./document.ts";
+
+/** What the Fastify route hands to every openapi-backend handler besides the context. */
+export interface Call {
+  body: Body;
+}
+
+export type OperationHandler = (context: Context, call: Call) => Promise<ApiResponse>;
+
+export interface BackendOptions {
+  verifier: TokenVerifier;
+  operations: Readonly<Record<string, OperationHandler>>;
+}
+
+const REALM = 'realm="plantstore"';
+
+export async function createBackend({
+  verifier,
+  operations,
+}: BackendOptions): Promise<OpenAPIBackend> {
+  const api = new OpenAPIBackend({
+    definition: loadDocument(),
+    strict: true,
+    validate: true,
+    coerceTypes: false,
+    ignoreTrailingSlashes: false,
+    ajvOpts: { allErrors: true, verbose: true, coerceTypes: false, useDefaults: false },
+    securityHandlers: {
+      bearerAuth: (c: Context) => {
+        const outcome = verifier.verify(header(c, "authorization"));
+        return outcome.ok ? outcome : { error: outcome };
+      },
+    },
+    handlers: {
+      ...operations,
+      notFound: (c: Context) =>
+        errorResponse(404, `no resource at ${c.request.method.toUpperCase()} ${c.request.path}`),
+      methodNotAllowed: (c: Context) => {
+        const allow = allowedMethods(api, c.request.path);
+        return errorResponse(
+          405,
+          `${c.request.method.toUpperCase()} is not allowed on ${c.request.path}; use ${allow}`,
+          { allow },
+        );
+      },
+      unauthorizedHandler: (c: Context) => unauthorized(c),
+      validationFail: (c: Context, call: Call) => {
+        if (!call.body.ok)
+          return errorResponse(call.body.problem.status, call.body.problem.message);
+        return errorResponse(400, describeValidationErrors(c.validation.errors ?? []));
+      },
+      notImplemented: (c: Context) =>
+        errorResponse(501, `${c.operation.operationId ?? "this operation"} is not implemented`),
+    },
+  });
+  await api.init();
+  const missing = api.router
+    .getOperations()
+    .filter((op) => !((op.operationId ?? "") in operations));
+  if (missing.length > 0) {
+    throw new Error(`no handler for operations: ${missing.map((op) => op.operationId).join(", ")}`);
+  }
+  return api;
+}
+
+function unauthorized(c: Context): ApiResponse {
+  const result = c.security["bearerAuth"] as { error?: AuthOutcome } | undefined;
+  const outcome = result?.error;
+  const failure =
+    outcome !== undefined && outcome.ok === false
+      ? outcome
+      : ({ ok: false, reason: "missing", description: "authentication is required" } as const);
+  // RFC 6750 §3: no error code when no credentials were sent; invalid_token when they were.
+  const challenge =
+    failure.reason === "missing"
+      ? `Bearer ${REALM}`
+      : `Bearer ${REALM}, error="invalid_token", error_description="${failure.description}"`;
+  return errorResponse(401, failure.description, { "www-authenticate": challenge });
+}
+
+function allowedMethods(api: OpenAPIBackend, path: string): string {
+  return api.router
+    .getOperations()
+    .filter((op) => op.path === path)
+    .map((op) => op.method.toUpperCase())
+    .join(", ");
+}
+
+function header(c: Context, name: string): string | undefined {
+  const value = (c.request.headers as Record<string, string | string[] | undefined>)[name];
+  return Array.isArray(value) ? value[0] : value;
+}
