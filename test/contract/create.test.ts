@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  createTestApp,
+  expectError,
+  plantJson,
+  postPlant,
+  type TestApp,
+  uniqueId,
+} from "../helpers/app.ts";
+import { storeEngines } from "../helpers/stores.ts";
+
+describe.each(storeEngines)("POST /plants creates plants ($name)", (engine) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(engine);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it("when a valid NewPlant with a tag is sent, then 200 answers the Plant and it is stored", async () => {
+    const id = uniqueId();
+    const res = await postPlant(t.app, plantJson(id, "Monstera", "tropical"));
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toBe("application/json; charset=utf-8");
+    expect(res.json()).toStrictEqual({ name: "Monstera", tag: "tropical" });
+    expect(await t.db.store.get(id)).toStrictEqual({ name: "Monstera", tag: "tropical" });
+  });
+
+  it("when no tag is sent, then the answer has no tag at all (not null, not empty)", async () => {
+    const id = uniqueId();
+    const res = await postPlant(t.app, plantJson(id, "Cactus"));
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe('{"name":"Cactus"}');
+    expect(await t.db.store.get(id)).toStrictEqual({ name: "Cactus" });
+  });
+
+  it("when the tag is an empty string, then it is kept as an empty string", async () => {
+    const id = uniqueId();
+    const res = await postPlant(t.app, plantJson(id, "Ivy", ""));
+    expect(res.json()).toStrictEqual({ name: "Ivy", tag: "" });
+    expect(await t.db.store.get(id)).toStrictEqual({ name: "Ivy", tag: "" });
+  });
+
+  it("when unknown fields are sent, then they are ignored: not stored, not echoed", async () => {
+    const id = uniqueId();
+    const res = await postPlant(
+      t.app,
+      `{"id":${id},"name":"Aloe","color":"green","nested":{"a":[1,2]},"__proto__":{"admin":true},"constructor":{"prototype":{"polluted":1}}}`,
+    );
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toStrictEqual({ name: "Aloe" });
+    expect(await t.db.store.get(id)).toStrictEqual({ name: "Aloe" });
+    expect(({} as Record<string, unknown>)["admin"]).toBeUndefined();
+    expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
+  });
+
+  it.each([
+    ["emoji and scripts", "Fikus 🌿 ñ 中文 العربية"],
+    ["escaped control characters", "tab\there\nnewline \u0001"],
+    ["a NUL character", "a\u0000b"],
+    ["a decomposed accent (not normalised)", "Cafe\u0301"],
+    ["HTML, echoed as data", "<script>alert(1)</script>"],
+    ["surrounding spaces", "  spaced  "],
+  ])("when the name holds %s, then it is answered and stored exactly", async (_what, name) => {
+    const id = uniqueId();
+    const res = await postPlant(t.app, plantJson(id, name, name));
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toStrictEqual({ name, tag: name });
+    expect(await t.db.store.get(id)).toStrictEqual({ name, tag: name });
+  });
+
+  it("when the same NewPlant is sent again, then it answers 200 with the same Plant", async () => {
+    const id = uniqueId();
+    const body = plantJson(id, "Basil", "herb");
+    const first = await postPlant(t.app, body);
+    const second = await postPlant(t.app, `  ${body.replace(",", " , ")}  `);
+    expect(first.statusCode).toBe(200);
+    expect(second.statusCode).toBe(200);
+    expect(second.json()).toStrictEqual(first.json());
+    expect(await t.db.store.get(id)).toStrictEqual({ name: "Basil", tag: "herb" });
+  });
+
+  it("when a replay differs only in unknown fields or key order, then it is still a replay", async () => {
+    const id = uniqueId();
+    await postPlant(t.app, plantJson(id, "Mint", "herb"));
+    const res = await postPlant(t.app, `{"tag":"herb","extra":1,"name":"Mint","id":${id}}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toStrictEqual({ name: "Mint", tag: "herb" });
+  });
+
+  it.each([
+    ["a different name", (id: bigint) => plantJson(id, "Thyme", "herb")],
+    ["a different tag", (id: bigint) => plantJson(id, "Sage", "spice")],
+    ["no tag where one was stored", (id: bigint) => plantJson(id, "Sage")],
+    ["an empty tag where one was stored", (id: bigint) => plantJson(id, "Sage", "")],
+  ])("when %s is sent under a stored id, then 409 and the stored plant is unchanged", async (_what, body) => {
+    const id = uniqueId();
+    await postPlant(t.app, plantJson(id, "Sage", "herb"));
+    const res = await postPlant(t.app, body(id));
+    expectError(res, 409, new RegExp(`id ${id} already exists`));
+    expect(await t.db.store.get(id)).toStrictEqual({ name: "Sage", tag: "herb" });
+  });
+
+  it("when creates of one id race, then one version wins and the others get 200 or 409 accordingly", async () => {
+    const id = uniqueId();
+    const names = Array.from({ length: 30 }, (_, i) => `racer ${i % 3}`);
+    const responses = await Promise.all(names.map((name) => postPlant(t.app, plantJson(id, name))));
+    const stored = await t.db.store.get(id);
+    expect(stored).toBeDefined();
+    for (const [i, res] of responses.entries()) {
+      if (names[i] === stored?.name) {
+        expect(res.statusCode).toBe(200);
+        expect(res.json()).toStrictEqual(stored);
+      } else {
+        expectError(res, 409);
+      }
+    }
+  });
+});

@@ -1,0 +1,70 @@
+// Builds the real app on a real store for app.inject tests, and small request helpers.
+import type { FastifyInstance, LightMyRequestResponse } from "fastify";
+import { expect } from "vitest";
+import { buildApp } from "../../src/app.ts";
+import { type StoreEngine, sqliteEngine, type TestStore } from "./stores.ts";
+
+export const TOKEN = "test-token-0123456789abcdef";
+export const OTHER_TOKEN = "other-token-0123456789abcdef";
+export const AUTH = { authorization: `Bearer ${TOKEN}` } as const;
+export const JSON_TYPE = { "content-type": "application/json" } as const;
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: TestStore;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(engine: StoreEngine = sqliteEngine): Promise<TestApp> {
+  const db = await engine.create();
+  const app = await buildApp({ store: db.store, tokens: [TOKEN, OTHER_TOKEN], logLevel: "silent" });
+  await app.ready();
+  return {
+    app,
+    db,
+    async close() {
+      await app.close();
+      await db.destroy();
+    },
+  };
+}
+
+/** POST /plants with a valid token; `payload` is sent as-is when it is a string. */
+export function postPlant(
+  app: FastifyInstance,
+  payload: unknown,
+  headers: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method: "POST",
+    url: "/plants",
+    headers: { ...AUTH, ...JSON_TYPE, ...headers },
+    payload: typeof payload === "string" ? payload : JSON.stringify(payload),
+  });
+}
+
+let nextId = BigInt(Date.now()) * 1000n;
+/** A fresh id per call, so tests never share data. */
+export const uniqueId = (): bigint => nextId++;
+
+/** A JSON object text with an exact id, which JSON.stringify cannot write for bigints. */
+export const plantJson = (id: bigint | string, name: string, tag?: string): string =>
+  `{"id":${id},"name":${JSON.stringify(name)}${tag === undefined ? "" : `,"tag":${JSON.stringify(tag)}`}}`;
+
+/** The contract's Error answer: JSON, `error` equal to the status, a message, nothing else. */
+export function expectError(
+  res: LightMyRequestResponse,
+  status: number,
+  message?: RegExp,
+): { error: number; message: string } {
+  expect(res.statusCode, res.body).toBe(status);
+  expect(res.headers["content-type"]).toBe("application/json; charset=utf-8");
+  const body = res.json() as { error: number; message: string };
+  expect(Object.keys(body).sort()).toEqual(["error", "message"]);
+  expect(body.error).toBe(status);
+  expect(body.message).toEqual(expect.any(String));
+  expect(body.message.length).toBeGreaterThan(0);
+  expect(body.message).not.toMatch(/\n\s+at |node_modules|\.ts:\d+/);
+  if (message !== undefined) expect(body.message).toMatch(message);
+  return body;
+}

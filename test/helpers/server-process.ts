@@ -1,0 +1,216 @@
+// Runs the real server as a child process, the way `npm start` does (tsx src/main.ts),
+// for tests that need a real socket, real signals and a real SQLite file.
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { TOKEN } from "./app.ts";
+
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+
+const LISTENING = "Server listening at ";
+const DEFAULT_START_TIMEOUT_MS = 20_000;
+const DEFAULT_STOP_TIMEOUT_MS = 15_000;
+
+export interface ExitResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface ServerProcess {
+  /** Base URL the server listens on, e.g. http://127.0.0.1:41234 (no trailing slash). */
+  url: string;
+  /** Port the server listens on. */
+  port: number;
+  child: ChildProcess;
+  /** Everything the process has written to stderr so far. */
+  stderr(): string;
+  /** Every stdout line (pino JSON) so far. */
+  stdoutLines(): string[];
+  /** Resolves when the process has exited, however that happened. */
+  exited: Promise<ExitResult>;
+  /**
+   * Sends `signal` and waits for the exit. If the process has not exited after
+   * `timeoutMs`, it is SIGKILLed and the promise rejects: a stop must never hang a test.
+   */
+  stop(signal?: NodeJS.Signals, timeoutMs?: number): Promise<ExitResult>;
+  /** SIGKILL, and wait for the exit. */
+  kill(): Promise<ExitResult>;
+}
+
+export interface StartOptions {
+  /** The SQLite file; DATABASE_URL becomes `sqlite:${databasePath}`. */
+  databasePath: string;
+  /** PLANTSTORE_TOKENS; defaults to the shared test TOKEN. */
+  tokens?: string;
+  /** Extra or overriding environment variables; `undefined` removes a variable. */
+  env?: Readonly<Record<string, string | undefined>>;
+  startTimeoutMs?: number;
+}
+
+const running = new Set<ChildProcess>();
+
+const isRunning = (child: ChildProcess): boolean =>
+  child.exitCode === null && child.signalCode === null;
+
+// Last resort: if the test worker itself goes away, take its servers with it.
+process.once("exit", () => {
+  for (const child of running) if (isRunning(child)) child.kill("SIGKILL");
+});
+
+export async function startServer(options: StartOptions): Promise<ServerProcess> {
+  const env: Record<string, string> = {};
+  const merged: Record<string, string | undefined> = {
+    ...process.env,
+    PORT: "0",
+    HOST: "127.0.0.1",
+    PLANTSTORE_TOKENS: options.tokens ?? TOKEN,
+    DATABASE_URL: `sqlite:${options.databasePath}`,
+    LOG_LEVEL: "info",
+    ...options.env,
+  };
+  for (const [name, value] of Object.entries(merged)) if (value !== undefined) env[name] = value;
+
+  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    cwd: REPO_ROOT,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  running.add(child);
+
+  const exited = new Promise<ExitResult>((resolveExit) => {
+    child.once("exit", (code, signal) => {
+      running.delete(child);
+      resolveExit({ code, signal });
+    });
+  });
+
+  let stderrText = "";
+  child.stderr?.setEncoding("utf8");
+  child.stderr?.on("data", (chunk: string) => {
+    stderrText += chunk;
+  });
+
+  const lines: string[] = [];
+  const startTimeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
+
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    let settled = false;
+    const failStart = (reason: string): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (isRunning(child)) child.kill("SIGKILL");
+      reject(
+        new Error(
+          `the server did not start: ${reason}\n--- stderr ---\n${stderrText}\n--- stdout ---\n${lines.join("\n")}`,
+        ),
+      );
+    };
+    const timer = setTimeout(
+      () => failStart(`no "${LISTENING}..." log line within ${startTimeoutMs} ms`),
+      startTimeoutMs,
+    );
+    const onEarlyExit = ({ code, signal }: ExitResult): void =>
+      failStart(`the process exited before listening (code ${code}, signal ${signal})`);
+    void exited.then(onEarlyExit);
+
+    if (child.stdout === null) {
+      failStart("no stdout pipe");
+      return;
+    }
+    // readline keeps draining stdout after start-up, so the child never blocks on a full pipe.
+    const reader = createInterface({ input: child.stdout, crlfDelay: Number.POSITIVE_INFINITY });
+    reader.on("line", (line) => {
+      lines.push(line);
+      if (settled) return;
+      const message = logMessage(line);
+      if (message?.startsWith(LISTENING) === true) {
+        settled = true;
+        clearTimeout(timer);
+        resolveUrl(message.slice(LISTENING.length).trim().replace(/\/$/, ""));
+      }
+    });
+  });
+
+  const stop = async (
+    signal: NodeJS.Signals = "SIGTERM",
+    timeoutMs: number = DEFAULT_STOP_TIMEOUT_MS,
+  ): Promise<ExitResult> => {
+    if (isRunning(child)) child.kill(signal);
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<"timeout">((resolveTimeout) => {
+      timer = setTimeout(() => resolveTimeout("timeout"), timeoutMs);
+    });
+    const outcome = await Promise.race([exited, timedOut]);
+    clearTimeout(timer);
+    if (outcome === "timeout") {
+      child.kill("SIGKILL");
+      await exited;
+      throw new Error(
+        `the server did not exit within ${timeoutMs} ms of ${signal}; it was killed\n--- stderr ---\n${stderrText}`,
+      );
+    }
+    return outcome;
+  };
+
+  return {
+    url,
+    port: Number(new URL(url).port),
+    child,
+    stderr: () => stderrText,
+    stdoutLines: () => [...lines],
+    exited,
+    stop,
+    kill: () => stop("SIGKILL"),
+  };
+}
+
+/** SIGKILLs every server this worker started that is still running; for afterEach/afterAll. */
+export async function killLeftoverServers(): Promise<void> {
+  const leftovers = [...running];
+  await Promise.all(
+    leftovers.map(
+      (child) =>
+        new Promise<void>((done) => {
+          if (!isRunning(child)) {
+            done();
+            return;
+          }
+          child.once("exit", () => done());
+          child.kill("SIGKILL");
+        }),
+    ),
+  );
+}
+
+function logMessage(line: string): string | undefined {
+  try {
+    const entry: unknown = JSON.parse(line);
+    if (typeof entry === "object" && entry !== null && "msg" in entry) {
+      return typeof entry.msg === "string" ? entry.msg : undefined;
+    }
+  } catch {
+    // not a JSON log line
+  }
+  return undefined;
+}
+
+export interface TempDb {
+  dir: string;
+  /** A database file path inside `dir` that does not exist yet. */
+  path: string;
+  /** Removes the directory and everything in it. */
+  remove(): void;
+}
+
+export function makeTempDb(fileName = "plants.db"): TempDb {
+  const dir = mkdtempSync(join(tmpdir(), "plantstore-socket-"));
+  return {
+    dir,
+    path: join(dir, fileName),
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}

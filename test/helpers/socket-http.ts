@@ -1,0 +1,183 @@
+// HTTP over a real socket: fetch with bounded time, raw node:net requests for what fetch
+// cannot express, and the checks every non-200 answer must pass.
+import { connect } from "node:net";
+import { expect } from "vitest";
+import type { Plant } from "../../src/store/store.ts";
+import { AUTH } from "./app.ts";
+
+export const REQUEST_TIMEOUT_MS = 10_000;
+
+export interface Answer {
+  status: number;
+  /** Lower-case header names. */
+  headers: Readonly<Record<string, string>>;
+  body: string;
+}
+
+/** POST /plants with the test token and a JSON content type; never waits longer than the bound. */
+export async function post(
+  baseUrl: string,
+  body: string | Uint8Array | ReadableStream<Uint8Array>,
+  headers: Readonly<Record<string, string>> = { "content-type": "application/json" },
+  timeoutMs: number = REQUEST_TIMEOUT_MS,
+): Promise<Answer> {
+  const init: RequestInit & { duplex?: "half" } = {
+    method: "POST",
+    headers: { ...AUTH, ...headers },
+    body,
+    signal: AbortSignal.timeout(timeoutMs),
+  };
+  if (body instanceof ReadableStream) init.duplex = "half";
+  const response = await fetch(`${baseUrl}/plants`, init);
+  const text = await response.text();
+  return { status: response.status, headers: Object.fromEntries(response.headers), body: text };
+}
+
+export interface RawAnswer extends Answer {
+  /** Everything the server sent, as latin1 text (so every byte survives). */
+  raw: string;
+}
+
+/**
+ * Writes `chunks` to a fresh TCP connection, one after another, and reads one HTTP
+ * response (Content-Length, chunked, or until close). A write error after the full
+ * response has arrived (the server closed early on a request it rejected) is ignored.
+ */
+export function rawRequest(
+  baseUrl: string,
+  chunks: readonly (string | Buffer)[],
+  timeoutMs: number = REQUEST_TIMEOUT_MS,
+): Promise<RawAnswer> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise<RawAnswer>((resolve, reject) => {
+    const socket = connect({ host: hostname, port: Number(port) });
+    let received = Buffer.alloc(0);
+    let done = false;
+    const finish = (error?: Error): void => {
+      if (done) return;
+      const answer = parseResponse(received, true);
+      done = true;
+      clearTimeout(timer);
+      socket.destroy();
+      if (answer !== undefined && (error === undefined || answer.complete)) resolve(answer.answer);
+      else
+        reject(
+          new Error(
+            `no complete HTTP response (${error?.message ?? "closed"}); got: ${JSON.stringify(received.toString("latin1"))}`,
+          ),
+        );
+    };
+    const timer = setTimeout(() => finish(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
+    socket.on("data", (data: Buffer) => {
+      received = Buffer.concat([received, data]);
+      if (parseResponse(received, false)?.complete === true) finish();
+    });
+    socket.on("end", () => finish());
+    socket.on("close", () => finish());
+    socket.on("error", (error) => finish(error));
+    socket.on("connect", () => {
+      void (async () => {
+        for (const chunk of chunks) {
+          if (done || socket.destroyed) return;
+          // Wait for each write to be flushed so the chunks really arrive separately.
+          await new Promise<void>((flushed) => socket.write(chunk, () => flushed()));
+        }
+      })();
+    });
+  });
+}
+
+function parseResponse(
+  data: Buffer,
+  closed: boolean,
+): { answer: RawAnswer; complete: boolean } | undefined {
+  const headEnd = data.indexOf("\r\n\r\n");
+  if (headEnd < 0) return undefined;
+  const [statusLine = "", ...headerLines] = data.subarray(0, headEnd).toString("latin1").split("\r\n");
+  const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1] ?? Number.NaN);
+  const headers: Record<string, string> = {};
+  for (const line of headerLines) {
+    const colon = line.indexOf(":");
+    if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  const rest = data.subarray(headEnd + 4);
+  let body: Buffer;
+  let complete: boolean;
+  const length = headers["content-length"];
+  if (length !== undefined) {
+    complete = rest.length >= Number(length);
+    body = rest.subarray(0, Number(length));
+  } else if (headers["transfer-encoding"]?.toLowerCase() === "chunked") {
+    ({ body, complete } = dechunk(rest));
+  } else {
+    complete = closed;
+    body = rest;
+  }
+  return {
+    answer: { status, headers, body: body.toString("utf8"), raw: data.toString("latin1") },
+    complete,
+  };
+}
+
+function dechunk(data: Buffer): { body: Buffer; complete: boolean } {
+  const parts: Buffer[] = [];
+  let at = 0;
+  for (;;) {
+    const lineEnd = data.indexOf("\r\n", at);
+    if (lineEnd < 0) return { body: Buffer.concat(parts), complete: false };
+    const size = Number.parseInt(data.subarray(at, lineEnd).toString("latin1"), 16);
+    if (Number.isNaN(size)) return { body: Buffer.concat(parts), complete: false };
+    if (size === 0) return { body: Buffer.concat(parts), complete: true };
+    const start = lineEnd + 2;
+    if (data.length < start + size + 2) return { body: Buffer.concat(parts), complete: false };
+    parts.push(data.subarray(start, start + size));
+    at = start + size + 2;
+  }
+}
+
+/** The request head of a POST /plants with the test token, for raw sockets. */
+export function rawHead(host: string, headers: Readonly<Record<string, string>>): string {
+  const lines = [
+    "POST /plants HTTP/1.1",
+    `Host: ${host}`,
+    `Authorization: ${AUTH.authorization}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+  ];
+  return `${lines.join("\r\n")}\r\n\r\n`;
+}
+
+export interface ErrorBody {
+  error: number;
+  message: string;
+}
+
+/**
+ * Every answer other than 200: the contract's Error body with `error` equal to the
+ * status, a non-empty message, a JSON content type, and nothing internal leaked.
+ */
+export function expectErrorAnswer(answer: Answer, status: number): ErrorBody {
+  expect(answer.status, answer.body).toBe(status);
+  expect(mediaType(answer.headers["content-type"])).toBe("application/json");
+  const body: unknown = JSON.parse(answer.body);
+  expect(body).toStrictEqual({ error: status, message: expect.any(String) });
+  const error = body as ErrorBody;
+  expect(error.message.trim()).not.toBe("");
+  expect(answer.body).not.toMatch(/"stack"|\n\s+at |node_modules|\/src\//);
+  return error;
+}
+
+/** A 200: the content type the server promises and exactly the Plant, nothing more. */
+export function expectPlantAnswer(answer: Answer, plant: Plant): void {
+  expect(answer.status, answer.body).toBe(200);
+  expect(answer.headers["content-type"]).toBe("application/json; charset=utf-8");
+  expect(JSON.parse(answer.body)).toStrictEqual(plant);
+}
+
+export function mediaType(contentType: string | undefined): string | undefined {
+  return contentType?.split(";")[0]?.trim().toLowerCase();
+}
+
+/** A fetch that failed below HTTP (refused, reset, closed) rather than timing out. */
+export function isTimeout(error: unknown): boolean {
+  return error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
+}

@@ -1,0 +1,42 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import { openSqliteStore } from "../../src/store/sqlite.ts";
+import { sqliteEngine } from "../helpers/stores.ts";
+import { describeStoreContract } from "./store-contract.ts";
+
+describeStoreContract(sqliteEngine);
+
+describe("SQLite specifics", () => {
+  const dirs: string[] = [];
+  const tempPath = (...parts: string[]): string => {
+    const dir = mkdtempSync(join(tmpdir(), "plantstore-sqlite-"));
+    dirs.push(dir);
+    return join(dir, ...parts);
+  };
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("when the folder does not exist, then it and the migrated file are created", async () => {
+    const path = tempPath("nested", "deeper", "plants.db");
+    const store = openSqliteStore(path);
+    await store.create({ id: 1n, name: "x" });
+    await store.close();
+    const db = new Database(path, { readonly: true });
+    expect(db.pragma("user_version", { simple: true })).toBe(1);
+    expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+    db.close();
+  });
+
+  it("when the schema is newer than this version knows, then opening is refused", () => {
+    const path = tempPath("plants.db");
+    openSqliteStore(path).close();
+    const db = new Database(path);
+    db.pragma("user_version = 99");
+    db.close();
+    expect(() => openSqliteStore(path)).toThrow(/schema is version 99, newer than this plantstore/);
+  });
+});

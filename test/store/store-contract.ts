@@ -1,0 +1,106 @@
+// The behaviour every PlantStore engine must have. Each engine's test file calls this once.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { INT64_MAX, INT64_MIN } from "../../src/http/int64.ts";
+import { UnstorableValueError } from "../../src/store/store.ts";
+import { uniqueId } from "../helpers/app.ts";
+import type { StoreEngine, TestStore } from "../helpers/stores.ts";
+
+export function describeStoreContract(engine: StoreEngine): void {
+  describe(`PlantStore contract: ${engine.name}`, () => {
+    let db: TestStore;
+    beforeAll(async () => {
+      db = await engine.create();
+    });
+    afterAll(async () => {
+      await db.destroy();
+    });
+
+    it("when a new plant is created, then it is stored and reported as created", async () => {
+      const id = uniqueId();
+      expect(await db.store.create({ id, name: "Fern", tag: "green" })).toEqual({
+        kind: "created",
+        plant: { name: "Fern", tag: "green" },
+      });
+      expect(await db.store.get(id)).toEqual({ name: "Fern", tag: "green" });
+    });
+
+    it("when the same plant is created again, then it is a replay and nothing changes", async () => {
+      const id = uniqueId();
+      await db.store.create({ id, name: "Fern" });
+      expect(await db.store.create({ id, name: "Fern" })).toEqual({
+        kind: "replayed",
+        plant: { name: "Fern" },
+      });
+      expect(await db.store.get(id)).toEqual({ name: "Fern" });
+    });
+
+    it.each([
+      [{ name: "Rose" }, "another name"],
+      [{ name: "Fern", tag: "x" }, "a tag where there was none"],
+      [{ name: "Fern", tag: "" }, "an empty tag where there was none"],
+    ])("when %j is created under a taken id (%s), then it conflicts and the first stays", async (second) => {
+      const id = uniqueId();
+      await db.store.create({ id, name: "Fern" });
+      expect(await db.store.create({ id, ...second })).toEqual({
+        kind: "conflict",
+        existing: { name: "Fern" },
+      });
+      expect(await db.store.get(id)).toEqual({ name: "Fern" });
+    });
+
+    it.each([INT64_MAX, INT64_MIN, 0n, -1n, 2n ** 53n + 1n, -(2n ** 53n) - 1n])(
+      "when the id is %s, then it is kept exactly and distinct from its neighbours",
+      async (id) => {
+        await db.store.create({ id, name: `plant ${id}` });
+        expect(await db.store.get(id)).toEqual({ name: `plant ${id}` });
+        const neighbour = id === INT64_MAX ? id - 1n : id + 1n;
+        if ((await db.store.get(neighbour)) !== undefined) return; // another case stored it
+        expect(await db.store.get(neighbour)).toBeUndefined();
+      },
+    );
+
+    it.each([
+      ["Unicode", "Fikus 🌿 ñ 中文 ﷽"],
+      ["a NUL character", "before\u0000after"],
+      ["an empty string", ""],
+      ["combining marks kept unnormalised", "e\u0301"],
+      ["a long name", "x".repeat(60_000)],
+    ])("when the name holds %s, then it is kept exactly", async (_what, name) => {
+      const id = uniqueId();
+      await db.store.create({ id, name, tag: name });
+      expect(await db.store.get(id)).toEqual({ name, tag: name });
+    });
+
+    it("when a string holds a lone surrogate, then it is refused and nothing is stored", async () => {
+      const id = uniqueId();
+      await expect(db.store.create({ id, name: "bad \ud800" })).rejects.toBeInstanceOf(
+        UnstorableValueError,
+      );
+      await expect(db.store.create({ id, name: "ok", tag: "\udc00" })).rejects.toBeInstanceOf(
+        UnstorableValueError,
+      );
+      expect(await db.store.get(id)).toBeUndefined();
+    });
+
+    it("when many creates of one id race, then exactly one version wins", async () => {
+      const id = uniqueId();
+      const other = db.reopen();
+      const attempts = Array.from({ length: 40 }, (_, i) =>
+        (i % 2 === 0 ? db.store : other).create({ id, name: `v${i % 4}` }),
+      );
+      const results = await Promise.all(attempts);
+      const stored = await db.store.get(id);
+      expect(results.filter((r) => r.kind === "created")).toHaveLength(1);
+      for (const [i, result] of results.entries()) {
+        const expected = `v${i % 4}` === stored?.name ? ["created", "replayed"] : ["conflict"];
+        expect(expected).toContain(result.kind);
+      }
+    });
+
+    it("when a plant is stored, then another connection sees it", async () => {
+      const id = uniqueId();
+      await db.store.create({ id, name: "Shared" });
+      expect(await db.reopen().get(id)).toEqual({ name: "Shared" });
+    });
+  });
+}
