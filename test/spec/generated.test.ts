@@ -1,0 +1,10 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { generatedPath, renderTypes } from "../../scripts/generate.ts";
+
+describe("generated types", () => {
+  it("when openapi/plants.yaml changes, then generated/plants.ts must be regenerated (npm run generate)", async () => {
+    const committed = readFileSync(generatedPath, "utf8");
+    expect(committed === (await renderTypes()), "generated/plants.ts is stale: run `npm run generate`").toBe(true);
+  });
+});
