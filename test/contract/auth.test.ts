@@ -4,8 +4,8 @@ import {
   expectError,
   OTHER_TOKEN,
   plantJson,
-  TOKEN,
   type TestApp,
+  TOKEN,
   uniqueId,
 } from "../helpers/app.ts";
 import { storeEngines } from "../helpers/stores.ts";
@@ -27,13 +27,16 @@ describe.each(storeEngines)("bearer authentication ($name)", (engine) => {
     ["an empty Authorization header", { authorization: "" }],
     ["the Basic scheme", { authorization: "Basic dXNlcjpwYXNzd29yZA==" }],
     ["a token without a scheme", { authorization: TOKEN }],
-  ])("when the request has %s, then 401 with a plain Bearer challenge and nothing is stored", async (_what, auth) => {
-    const id = uniqueId();
-    const res = await post({ "content-type": "application/json", ...auth }, plantJson(id, "x"));
-    expectError(res, 401);
-    expect(res.headers["www-authenticate"]).toBe('Bearer realm="plantstore"');
-    expect(await t.db.store.get(id)).toBeUndefined();
-  });
+  ])(
+    "when the request has %s, then 401 with a plain Bearer challenge and nothing is stored",
+    async (_what, auth) => {
+      const id = uniqueId();
+      const res = await post({ "content-type": "application/json", ...auth }, plantJson(id, "x"));
+      expectError(res, 401);
+      expect(res.headers["www-authenticate"]).toBe('Bearer realm="plantstore"');
+      expect(await t.db.store.get(id)).toBeUndefined();
+    },
+  );
 
   it.each([
     ["an unknown token", `Bearer ${TOKEN}x`],
@@ -41,13 +44,21 @@ describe.each(storeEngines)("bearer authentication ($name)", (engine) => {
     ["a prefix of a valid token", `Bearer ${TOKEN.slice(0, -1)}`],
     ["the scheme with no token", "Bearer"],
     ["two tokens", `Bearer ${TOKEN} ${TOKEN}`],
-  ])("when the request has %s, then 401 with error=\"invalid_token\" and nothing is stored", async (_what, authorization) => {
-    const id = uniqueId();
-    const res = await post({ "content-type": "application/json", authorization }, plantJson(id, "x"));
-    expectError(res, 401);
-    expect(res.headers["www-authenticate"]).toMatch(/^Bearer realm="plantstore", error="invalid_token", error_description="[^"]+"$/);
-    expect(await t.db.store.get(id)).toBeUndefined();
-  });
+  ])(
+    'when the request has %s, then 401 with error="invalid_token" and nothing is stored',
+    async (_what, authorization) => {
+      const id = uniqueId();
+      const res = await post(
+        { "content-type": "application/json", authorization },
+        plantJson(id, "x"),
+      );
+      expectError(res, 401);
+      expect(res.headers["www-authenticate"]).toMatch(
+        /^Bearer realm="plantstore", error="invalid_token", error_description="[^"]+"$/,
+      );
+      expect(await t.db.store.get(id)).toBeUndefined();
+    },
+  );
 
   it.each(["Bearer", "bearer", "BEARER", "bEaReR"])(
     "when the scheme is spelled %s, then the token is accepted",
@@ -77,7 +88,10 @@ describe.each(storeEngines)("bearer authentication ($name)", (engine) => {
     ["a missing name", "application/json", '{"id":1}'],
     ["another content type", "text/plain", "hello"],
     ["no body", "application/json", ""],
-  ])("when the token is missing and the body has %s, then authentication answers first (401)", async (_what, type, payload) => {
-    expectError(await post({ "content-type": type }, payload), 401);
-  });
+  ])(
+    "when the token is missing and the body has %s, then authentication answers first (401)",
+    async (_what, type, payload) => {
+      expectError(await post({ "content-type": type }, payload), 401);
+    },
+  );
 });

@@ -55,6 +55,14 @@ describe.each(storeEngines)("POST /plants creates plants ($name)", (engine) => {
     expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
   });
 
+  it("when an unknown field is nested 20000 deep, then it is ignored like any other", async () => {
+    const id = uniqueId();
+    const deep = `${"[".repeat(20_000)}${"]".repeat(20_000)}`;
+    const res = await postPlant(t.app, `{"extra":${deep},"id":${id},"name":"Deep"}`);
+    expect(res.statusCode).toBe(200);
+    expect(await t.db.store.get(id)).toStrictEqual({ name: "Deep" });
+  });
+
   it.each([
     ["emoji and scripts", "Fikus 🌿 ñ 中文 العربية"],
     ["escaped control characters", "tab\there\nnewline \u0001"],
@@ -94,13 +102,16 @@ describe.each(storeEngines)("POST /plants creates plants ($name)", (engine) => {
     ["a different tag", (id: bigint) => plantJson(id, "Sage", "spice")],
     ["no tag where one was stored", (id: bigint) => plantJson(id, "Sage")],
     ["an empty tag where one was stored", (id: bigint) => plantJson(id, "Sage", "")],
-  ])("when %s is sent under a stored id, then 409 and the stored plant is unchanged", async (_what, body) => {
-    const id = uniqueId();
-    await postPlant(t.app, plantJson(id, "Sage", "herb"));
-    const res = await postPlant(t.app, body(id));
-    expectError(res, 409, new RegExp(`id ${id} already exists`));
-    expect(await t.db.store.get(id)).toStrictEqual({ name: "Sage", tag: "herb" });
-  });
+  ])(
+    "when %s is sent under a stored id, then 409 and the stored plant is unchanged",
+    async (_what, body) => {
+      const id = uniqueId();
+      await postPlant(t.app, plantJson(id, "Sage", "herb"));
+      const res = await postPlant(t.app, body(id));
+      expectError(res, 409, new RegExp(`id ${id} already exists`));
+      expect(await t.db.store.get(id)).toStrictEqual({ name: "Sage", tag: "herb" });
+    },
+  );
 
   it("when creates of one id race, then one version wins and the others get 200 or 409 accordingly", async () => {
     const id = uniqueId();

@@ -46,15 +46,22 @@ describe.each(storeEngines)("ids are exact int64 ($name)", (engine) => {
     ["-2^63-1", INT64_MIN - 1n],
     ["2^64", 2n ** 64n],
     ["10^30", 10n ** 30n],
-  ])("when the id is %s, one past int64 or more, then 400 names the range and nothing is stored", async (_what, id) => {
-    const name = `too big ${id}`;
-    const res = await postPlant(t.app, plantJson(id, name));
-    expectError(res, 400, /^id must be an integer from -9223372036854775808 to 9223372036854775807$/);
-    // Neither a wrapped nor a clamped id may have been stored instead.
-    for (const near of [BigInt.asIntN(64, id), INT64_MAX, INT64_MIN]) {
-      expect(await t.db.store.get(near)).not.toStrictEqual({ name });
-    }
-  });
+  ])(
+    "when the id is %s, one past int64 or more, then 400 names the range and nothing is stored",
+    async (_what, id) => {
+      const name = `too big ${id}`;
+      const res = await postPlant(t.app, plantJson(id, name));
+      expectError(
+        res,
+        400,
+        /^id must be an integer from -9223372036854775808 to 9223372036854775807$/,
+      );
+      // Neither a wrapped nor a clamped id may have been stored instead.
+      for (const near of [BigInt.asIntN(64, id), INT64_MAX, INT64_MIN]) {
+        expect(await t.db.store.get(near)).not.toStrictEqual({ name });
+      }
+    },
+  );
 
   it.each([
     ["1e2", 100n],
@@ -69,9 +76,16 @@ describe.each(storeEngines)("ids are exact int64 ($name)", (engine) => {
     expect(await t.db.store.get(id)).toStrictEqual({ name });
   });
 
-  it.each(["1e400", "-1e400", "1e-400"])("when the id is %s, then 400 and no 5xx", async (literal) => {
-    expectError(await postPlant(t.app, `{"id":${literal},"name":"x"}`), 400, /^id must be an integer/);
-  });
+  it.each(["1e400", "-1e400", "1e-400"])(
+    "when the id is %s, then 400 and no 5xx",
+    async (literal) => {
+      expectError(
+        await postPlant(t.app, `{"id":${literal},"name":"x"}`),
+        400,
+        /^id must be an integer/,
+      );
+    },
+  );
 
   it("when the id key repeats, then the last one counts, as JSON.parse decides", async () => {
     const res = await postPlant(t.app, `{"id":1,"name":"dup","id":${INT64_MAX - 7n}}`);

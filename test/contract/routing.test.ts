@@ -71,11 +71,17 @@ describe.each(storeEngines)("routing, content types and limits ($name)", (engine
     'application/json;charset="utf-8"',
   ])("when the content type is %s, then it is JSON", async (type) => {
     const id = uniqueId();
-    expect((await postPlant(t.app, plantJson(id, "x"), { "content-type": type })).statusCode).toBe(200);
+    expect((await postPlant(t.app, plantJson(id, "x"), { "content-type": type })).statusCode).toBe(
+      200,
+    );
   });
 
   it("when there is no body, then 400 asks for one", async () => {
-    const res = await t.app.inject({ method: "POST", url: "/plants", headers: { ...AUTH, ...JSON_TYPE } });
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/plants",
+      headers: { ...AUTH, ...JSON_TYPE },
+    });
     expectError(res, 400, /request body is required/);
   });
 

@@ -5,6 +5,9 @@ import { generatedPath, renderTypes } from "../../scripts/generate.ts";
 describe("generated types", () => {
   it("when openapi/plants.yaml changes, then generated/plants.ts must be regenerated (npm run generate)", async () => {
     const committed = readFileSync(generatedPath, "utf8");
-    expect(committed === (await renderTypes()), "generated/plants.ts is stale: run `npm run generate`").toBe(true);
+    expect(
+      committed === (await renderTypes()),
+      "generated/plants.ts is stale: run `npm run generate`",
+    ).toBe(true);
   });
 });

@@ -38,15 +38,18 @@ export function describeStoreContract(engine: StoreEngine): void {
       [{ name: "Rose" }, "another name"],
       [{ name: "Fern", tag: "x" }, "a tag where there was none"],
       [{ name: "Fern", tag: "" }, "an empty tag where there was none"],
-    ])("when %j is created under a taken id (%s), then it conflicts and the first stays", async (second) => {
-      const id = uniqueId();
-      await db.store.create({ id, name: "Fern" });
-      expect(await db.store.create({ id, ...second })).toEqual({
-        kind: "conflict",
-        existing: { name: "Fern" },
-      });
-      expect(await db.store.get(id)).toEqual({ name: "Fern" });
-    });
+    ])(
+      "when %j is created under a taken id (%s), then it conflicts and the first stays",
+      async (second) => {
+        const id = uniqueId();
+        await db.store.create({ id, name: "Fern" });
+        expect(await db.store.create({ id, ...second })).toEqual({
+          kind: "conflict",
+          existing: { name: "Fern" },
+        });
+        expect(await db.store.get(id)).toEqual({ name: "Fern" });
+      },
+    );
 
     it.each([INT64_MAX, INT64_MIN, 0n, -1n, 2n ** 53n + 1n, -(2n ** 53n) - 1n])(
       "when the id is %s, then it is kept exactly and distinct from its neighbours",

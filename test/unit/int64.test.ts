@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { INT64_MAX, INT64_MIN, integerFromLiteral, topLevelIdLiteral } from "../../src/http/int64.ts";
+import {
+  INT64_MAX,
+  INT64_MIN,
+  integerFromLiteral,
+  topLevelIdLiteral,
+} from "../../src/http/int64.ts";
 
 describe("integerFromLiteral", () => {
   it.each([
