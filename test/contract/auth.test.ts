@@ -1,26 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
-  createTestApp,
   expectError,
   OTHER_TOKEN,
   plantJson,
-  type TestApp,
   TOKEN,
   uniqueId,
+  useTestApp,
 } from "../helpers/app.ts";
 import { storeEngines } from "../helpers/stores.ts";
 
 describe.each(storeEngines)("bearer authentication ($name)", (engine) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(engine);
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const app = useTestApp(engine);
 
   const post = (headers: Record<string, string>, payload: string) =>
-    t.app.inject({ method: "POST", url: "/plants", headers, payload });
+    app().app.inject({ method: "POST", url: "/plants", headers, payload });
 
   it.each([
     ["no Authorization header", {}],
@@ -34,7 +27,7 @@ describe.each(storeEngines)("bearer authentication ($name)", (engine) => {
       const res = await post({ "content-type": "application/json", ...auth }, plantJson(id, "x"));
       expectError(res, 401);
       expect(res.headers["www-authenticate"]).toBe('Bearer realm="plantstore"');
-      expect(await t.db.store.get(id)).toBeUndefined();
+      expect(await app().db.store.get(id)).toBeUndefined();
     },
   );
 
@@ -56,7 +49,7 @@ describe.each(storeEngines)("bearer authentication ($name)", (engine) => {
       expect(res.headers["www-authenticate"]).toMatch(
         /^Bearer realm="plantstore", error="invalid_token", error_description="[^"]+"$/,
       );
-      expect(await t.db.store.get(id)).toBeUndefined();
+      expect(await app().db.store.get(id)).toBeUndefined();
     },
   );
 
@@ -69,7 +62,7 @@ describe.each(storeEngines)("bearer authentication ($name)", (engine) => {
         plantJson(id, "x"),
       );
       expect(res.statusCode).toBe(200);
-      expect(await t.db.store.get(id)).toStrictEqual({ name: "x" });
+      expect(await app().db.store.get(id)).toStrictEqual({ name: "x" });
     },
   );
 

@@ -1,25 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  AUTH,
-  createTestApp,
-  expectError,
-  JSON_TYPE,
-  postPlant,
-  type TestApp,
-  uniqueId,
-} from "../helpers/app.ts";
+import { describe, expect, it } from "vitest";
+import { AUTH, expectError, JSON_TYPE, postPlant, uniqueId, useTestApp } from "../helpers/app.ts";
 import { storeEngines } from "../helpers/stores.ts";
 
 describe.each(storeEngines)(
   "bad input is refused with 400 and nothing is stored ($name)",
   (engine) => {
-    let t: TestApp;
-    beforeAll(async () => {
-      t = await createTestApp(engine);
-    });
-    afterAll(async () => {
-      await t.close();
-    });
+    const app = useTestApp(engine);
 
     // Each case gets a fresh id through ID; the expected message must name the field and why.
     const cases: [string, string, RegExp][] = [
@@ -95,9 +81,9 @@ describe.each(storeEngines)(
       "when the body has %s, then 400 says which field and why",
       async (_what, template, message) => {
         const id = uniqueId();
-        const res = await postPlant(t.app, template.replaceAll("ID", String(id)));
+        const res = await postPlant(app().app, template.replaceAll("ID", String(id)));
         expectError(res, 400, message);
-        expect(await t.db.store.get(id)).toBeUndefined();
+        expect(await app().db.store.get(id)).toBeUndefined();
       },
     );
 
@@ -108,26 +94,26 @@ describe.each(storeEngines)(
         Buffer.from([0xff, 0xfe]),
         Buffer.from('"}'),
       ]);
-      const bad = await t.app.inject({
+      const bad = await app().app.inject({
         method: "POST",
         url: "/plants",
         headers: { ...AUTH, ...JSON_TYPE },
         payload,
       });
       expectError(bad, 400, /not valid UTF-8/);
-      expect(await t.db.store.get(id)).toBeUndefined();
+      expect(await app().db.store.get(id)).toBeUndefined();
     });
 
     it("when a query parameter is sent, then 400 names it and nothing is stored", async () => {
       const id = uniqueId();
-      const res = await t.app.inject({
+      const res = await app().app.inject({
         method: "POST",
         url: "/plants?dryRun=true",
         headers: { ...AUTH, ...JSON_TYPE },
         payload: `{"id":${id},"name":"x"}`,
       });
       expectError(res, 400, /query parameter "dryRun"/);
-      expect(await t.db.store.get(id)).toBeUndefined();
+      expect(await app().db.store.get(id)).toBeUndefined();
     });
   },
 );

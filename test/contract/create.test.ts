@@ -1,56 +1,43 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createTestApp,
-  expectError,
-  plantJson,
-  postPlant,
-  type TestApp,
-  uniqueId,
-} from "../helpers/app.ts";
+import { describe, expect, it } from "vitest";
+import { expectError, plantJson, postPlant, uniqueId, useTestApp } from "../helpers/app.ts";
 import { storeEngines } from "../helpers/stores.ts";
 
 describe.each(storeEngines)("POST /plants creates plants ($name)", (engine) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(engine);
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const app = useTestApp(engine);
 
   it("when a valid NewPlant with a tag is sent, then 200 answers the Plant and it is stored", async () => {
     const id = uniqueId();
-    const res = await postPlant(t.app, plantJson(id, "Monstera", "tropical"));
+    const res = await postPlant(app().app, plantJson(id, "Monstera", "tropical"));
     expect(res.statusCode).toBe(200);
     expect(res.headers["content-type"]).toBe("application/json; charset=utf-8");
     expect(res.json()).toStrictEqual({ name: "Monstera", tag: "tropical" });
-    expect(await t.db.store.get(id)).toStrictEqual({ name: "Monstera", tag: "tropical" });
+    expect(await app().db.store.get(id)).toStrictEqual({ name: "Monstera", tag: "tropical" });
   });
 
   it("when no tag is sent, then the answer has no tag at all (not null, not empty)", async () => {
     const id = uniqueId();
-    const res = await postPlant(t.app, plantJson(id, "Cactus"));
+    const res = await postPlant(app().app, plantJson(id, "Cactus"));
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe('{"name":"Cactus"}');
-    expect(await t.db.store.get(id)).toStrictEqual({ name: "Cactus" });
+    expect(await app().db.store.get(id)).toStrictEqual({ name: "Cactus" });
   });
 
   it("when the tag is an empty string, then it is kept as an empty string", async () => {
     const id = uniqueId();
-    const res = await postPlant(t.app, plantJson(id, "Ivy", ""));
+    const res = await postPlant(app().app, plantJson(id, "Ivy", ""));
     expect(res.json()).toStrictEqual({ name: "Ivy", tag: "" });
-    expect(await t.db.store.get(id)).toStrictEqual({ name: "Ivy", tag: "" });
+    expect(await app().db.store.get(id)).toStrictEqual({ name: "Ivy", tag: "" });
   });
 
   it("when unknown fields are sent, then they are ignored: not stored, not echoed", async () => {
     const id = uniqueId();
     const res = await postPlant(
-      t.app,
+      app().app,
       `{"id":${id},"name":"Aloe","color":"green","nested":{"a":[1,2]},"__proto__":{"admin":true},"constructor":{"prototype":{"polluted":1}}}`,
     );
     expect(res.statusCode).toBe(200);
     expect(res.json()).toStrictEqual({ name: "Aloe" });
-    expect(await t.db.store.get(id)).toStrictEqual({ name: "Aloe" });
+    expect(await app().db.store.get(id)).toStrictEqual({ name: "Aloe" });
     expect(({} as Record<string, unknown>)["admin"]).toBeUndefined();
     expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
   });
@@ -58,9 +45,9 @@ describe.each(storeEngines)("POST /plants creates plants ($name)", (engine) => {
   it("when an unknown field is nested 20000 deep, then it is ignored like any other", async () => {
     const id = uniqueId();
     const deep = `${"[".repeat(20_000)}${"]".repeat(20_000)}`;
-    const res = await postPlant(t.app, `{"extra":${deep},"id":${id},"name":"Deep"}`);
+    const res = await postPlant(app().app, `{"extra":${deep},"id":${id},"name":"Deep"}`);
     expect(res.statusCode).toBe(200);
-    expect(await t.db.store.get(id)).toStrictEqual({ name: "Deep" });
+    expect(await app().db.store.get(id)).toStrictEqual({ name: "Deep" });
   });
 
   it.each([
@@ -72,27 +59,27 @@ describe.each(storeEngines)("POST /plants creates plants ($name)", (engine) => {
     ["surrounding spaces", "  spaced  "],
   ])("when the name holds %s, then it is answered and stored exactly", async (_what, name) => {
     const id = uniqueId();
-    const res = await postPlant(t.app, plantJson(id, name, name));
+    const res = await postPlant(app().app, plantJson(id, name, name));
     expect(res.statusCode).toBe(200);
     expect(res.json()).toStrictEqual({ name, tag: name });
-    expect(await t.db.store.get(id)).toStrictEqual({ name, tag: name });
+    expect(await app().db.store.get(id)).toStrictEqual({ name, tag: name });
   });
 
   it("when the same NewPlant is sent again, then it answers 200 with the same Plant", async () => {
     const id = uniqueId();
     const body = plantJson(id, "Basil", "herb");
-    const first = await postPlant(t.app, body);
-    const second = await postPlant(t.app, `  ${body.replace(",", " , ")}  `);
+    const first = await postPlant(app().app, body);
+    const second = await postPlant(app().app, `  ${body.replace(",", " , ")}  `);
     expect(first.statusCode).toBe(200);
     expect(second.statusCode).toBe(200);
     expect(second.json()).toStrictEqual(first.json());
-    expect(await t.db.store.get(id)).toStrictEqual({ name: "Basil", tag: "herb" });
+    expect(await app().db.store.get(id)).toStrictEqual({ name: "Basil", tag: "herb" });
   });
 
   it("when a replay differs only in unknown fields or key order, then it is still a replay", async () => {
     const id = uniqueId();
-    await postPlant(t.app, plantJson(id, "Mint", "herb"));
-    const res = await postPlant(t.app, `{"tag":"herb","extra":1,"name":"Mint","id":${id}}`);
+    await postPlant(app().app, plantJson(id, "Mint", "herb"));
+    const res = await postPlant(app().app, `{"tag":"herb","extra":1,"name":"Mint","id":${id}}`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toStrictEqual({ name: "Mint", tag: "herb" });
   });
@@ -106,18 +93,20 @@ describe.each(storeEngines)("POST /plants creates plants ($name)", (engine) => {
     "when %s is sent under a stored id, then 409 and the stored plant is unchanged",
     async (_what, body) => {
       const id = uniqueId();
-      await postPlant(t.app, plantJson(id, "Sage", "herb"));
-      const res = await postPlant(t.app, body(id));
+      await postPlant(app().app, plantJson(id, "Sage", "herb"));
+      const res = await postPlant(app().app, body(id));
       expectError(res, 409, new RegExp(`id ${id} already exists`));
-      expect(await t.db.store.get(id)).toStrictEqual({ name: "Sage", tag: "herb" });
+      expect(await app().db.store.get(id)).toStrictEqual({ name: "Sage", tag: "herb" });
     },
   );
 
   it("when creates of one id race, then one version wins and the others get 200 or 409 accordingly", async () => {
     const id = uniqueId();
     const names = Array.from({ length: 30 }, (_, i) => `racer ${i % 3}`);
-    const responses = await Promise.all(names.map((name) => postPlant(t.app, plantJson(id, name))));
-    const stored = await t.db.store.get(id);
+    const responses = await Promise.all(
+      names.map((name) => postPlant(app().app, plantJson(id, name))),
+    );
+    const stored = await app().db.store.get(id);
     expect(stored).toBeDefined();
     for (const [i, res] of responses.entries()) {
       if (names[i] === stored?.name) {

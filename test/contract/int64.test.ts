@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { INT64_MAX, INT64_MIN } from "../../src/http/int64.ts";
-import { createTestApp, expectError, plantJson, postPlant, type TestApp } from "../helpers/app.ts";
+import { expectError, plantJson, postPlant, useTestApp } from "../helpers/app.ts";
 import { storeEngines } from "../helpers/stores.ts";
 
 const TWO_53 = 2n ** 53n;
 
 describe.each(storeEngines)("ids are exact int64 ($name)", (engine) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(engine);
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const app = useTestApp(engine);
 
   it.each([
     ["0", 0n],
@@ -26,19 +20,19 @@ describe.each(storeEngines)("ids are exact int64 ($name)", (engine) => {
     ["2^63-2", INT64_MAX - 1n],
     ["-2^63+1", INT64_MIN + 1n],
   ])("when the id is %s, then it is stored under exactly that value", async (_what, id) => {
-    const res = await postPlant(t.app, plantJson(id, `plant ${id}`));
+    const res = await postPlant(app().app, plantJson(id, `plant ${id}`));
     expect(res.statusCode).toBe(200);
-    expect(await t.db.store.get(id)).toStrictEqual({ name: `plant ${id}` });
+    expect(await app().db.store.get(id)).toStrictEqual({ name: `plant ${id}` });
   });
 
   it("when ids differ only past 2^53, then they are different plants", async () => {
     // 9007199254740993 and ...992 are the same double; they must not collide.
     const a = TWO_53 + 1000n;
     const b = a + 1n;
-    expect((await postPlant(t.app, plantJson(a, "a"))).statusCode).toBe(200);
-    expect((await postPlant(t.app, plantJson(b, "b"))).statusCode).toBe(200);
-    expect(await t.db.store.get(a)).toStrictEqual({ name: "a" });
-    expect(await t.db.store.get(b)).toStrictEqual({ name: "b" });
+    expect((await postPlant(app().app, plantJson(a, "a"))).statusCode).toBe(200);
+    expect((await postPlant(app().app, plantJson(b, "b"))).statusCode).toBe(200);
+    expect(await app().db.store.get(a)).toStrictEqual({ name: "a" });
+    expect(await app().db.store.get(b)).toStrictEqual({ name: "b" });
   });
 
   it.each([
@@ -50,7 +44,7 @@ describe.each(storeEngines)("ids are exact int64 ($name)", (engine) => {
     "when the id is %s, one past int64 or more, then 400 names the range and nothing is stored",
     async (_what, id) => {
       const name = `too big ${id}`;
-      const res = await postPlant(t.app, plantJson(id, name));
+      const res = await postPlant(app().app, plantJson(id, name));
       expectError(
         res,
         400,
@@ -58,7 +52,7 @@ describe.each(storeEngines)("ids are exact int64 ($name)", (engine) => {
       );
       // Neither a wrapped nor a clamped id may have been stored instead.
       for (const near of [BigInt.asIntN(64, id), INT64_MAX, INT64_MIN]) {
-        expect(await t.db.store.get(near)).not.toStrictEqual({ name });
+        expect(await app().db.store.get(near)).not.toStrictEqual({ name });
       }
     },
   );
@@ -70,17 +64,17 @@ describe.each(storeEngines)("ids are exact int64 ($name)", (engine) => {
     ["-0", 0n],
   ])("when the id is written %s, then it is the integer %s", async (literal, id) => {
     const name = `literal ${literal}`;
-    const res = await postPlant(t.app, `{"id":${literal},"name":"${name}"}`);
+    const res = await postPlant(app().app, `{"id":${literal},"name":"${name}"}`);
     if (res.statusCode === 409) return; // an earlier case stored this id under its own name
     expect(res.statusCode).toBe(200);
-    expect(await t.db.store.get(id)).toStrictEqual({ name });
+    expect(await app().db.store.get(id)).toStrictEqual({ name });
   });
 
   it.each(["1e400", "-1e400", "1e-400"])(
     "when the id is %s, then 400 and no 5xx",
     async (literal) => {
       expectError(
-        await postPlant(t.app, `{"id":${literal},"name":"x"}`),
+        await postPlant(app().app, `{"id":${literal},"name":"x"}`),
         400,
         /^id must be an integer/,
       );
@@ -88,8 +82,8 @@ describe.each(storeEngines)("ids are exact int64 ($name)", (engine) => {
   );
 
   it("when the id key repeats, then the last one counts, as JSON.parse decides", async () => {
-    const res = await postPlant(t.app, `{"id":1,"name":"dup","id":${INT64_MAX - 7n}}`);
+    const res = await postPlant(app().app, `{"id":1,"name":"dup","id":${INT64_MAX - 7n}}`);
     expect(res.statusCode).toBe(200);
-    expect(await t.db.store.get(INT64_MAX - 7n)).toStrictEqual({ name: "dup" });
+    expect(await app().db.store.get(INT64_MAX - 7n)).toStrictEqual({ name: "dup" });
   });
 });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { BODY_LIMIT_BYTES } from "../../src/app.ts";
 import {
   AUTH,
@@ -7,32 +7,26 @@ import {
   JSON_TYPE,
   plantJson,
   postPlant,
-  type TestApp,
   uniqueId,
+  useTestApp,
 } from "../helpers/app.ts";
 import { storeEngines } from "../helpers/stores.ts";
 
 describe.each(storeEngines)("routing, content types and limits ($name)", (engine) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(engine);
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const app = useTestApp(engine);
 
   it.each(["/", "/plant", "/plants/1", "/plants/", "/PLANTS", "/openapi.json"])(
     "when %s is requested, then 404 with the Error body",
     async (url) => {
-      expectError(await t.app.inject({ method: "POST", url, headers: AUTH }), 404);
-      expectError(await t.app.inject({ method: "GET", url }), 404);
+      expectError(await app().app.inject({ method: "POST", url, headers: AUTH }), 404);
+      expectError(await app().app.inject({ method: "GET", url }), 404);
     },
   );
 
   it.each(["GET", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"] as const)(
     "when %s is used on /plants, then 405 with Allow: POST",
     async (method) => {
-      const res = await t.app.inject({ method, url: "/plants", headers: AUTH });
+      const res = await app().app.inject({ method, url: "/plants", headers: AUTH });
       expect(res.statusCode).toBe(405);
       expect(res.headers.allow).toBe("POST");
       if (method !== "HEAD") expectError(res, 405, /POST/);
@@ -48,20 +42,24 @@ describe.each(storeEngines)("routing, content types and limits ($name)", (engine
     ["application/json; charset=iso-8859-1", /UTF-8/],
   ])("when the content type is %s, then 415 and nothing is stored", async (type, message) => {
     const id = uniqueId();
-    expectError(await postPlant(t.app, plantJson(id, "x"), { "content-type": type }), 415, message);
-    expect(await t.db.store.get(id)).toBeUndefined();
+    expectError(
+      await postPlant(app().app, plantJson(id, "x"), { "content-type": type }),
+      415,
+      message,
+    );
+    expect(await app().db.store.get(id)).toBeUndefined();
   });
 
   it("when there is a body but no content type, then 415", async () => {
     const id = uniqueId();
-    const res = await t.app.inject({
+    const res = await app().app.inject({
       method: "POST",
       url: "/plants",
       headers: AUTH,
       payload: Buffer.from(plantJson(id, "x")),
     });
     expectError(res, 415);
-    expect(await t.db.store.get(id)).toBeUndefined();
+    expect(await app().db.store.get(id)).toBeUndefined();
   });
 
   it.each([
@@ -71,13 +69,13 @@ describe.each(storeEngines)("routing, content types and limits ($name)", (engine
     'application/json;charset="utf-8"',
   ])("when the content type is %s, then it is JSON", async (type) => {
     const id = uniqueId();
-    expect((await postPlant(t.app, plantJson(id, "x"), { "content-type": type })).statusCode).toBe(
-      200,
-    );
+    expect(
+      (await postPlant(app().app, plantJson(id, "x"), { "content-type": type })).statusCode,
+    ).toBe(200);
   });
 
   it("when there is no body, then 400 asks for one", async () => {
-    const res = await t.app.inject({
+    const res = await app().app.inject({
       method: "POST",
       url: "/plants",
       headers: { ...AUTH, ...JSON_TYPE },
@@ -88,17 +86,17 @@ describe.each(storeEngines)("routing, content types and limits ($name)", (engine
   it("when the body is over the limit, then 413 and nothing is stored", async () => {
     const id = uniqueId();
     const payload = plantJson(id, "x".repeat(BODY_LIMIT_BYTES));
-    expectError(await postPlant(t.app, payload), 413, /larger than 65536 bytes/);
-    expect(await t.db.store.get(id)).toBeUndefined();
+    expectError(await postPlant(app().app, payload), 413, /larger than 65536 bytes/);
+    expect(await app().db.store.get(id)).toBeUndefined();
   });
 
   it("when the body is exactly at the limit, then it is accepted", async () => {
     const id = uniqueId();
     const skeleton = plantJson(id, "");
     const name = "n".repeat(BODY_LIMIT_BYTES - Buffer.byteLength(skeleton));
-    const res = await postPlant(t.app, plantJson(id, name));
+    const res = await postPlant(app().app, plantJson(id, name));
     expect(res.statusCode).toBe(200);
-    expect((await t.db.store.get(id))?.name).toHaveLength(name.length);
+    expect((await app().db.store.get(id))?.name).toHaveLength(name.length);
   });
 
   it("when the store fails, then 500 says nothing internal and quotes the request id", async () => {

@@ -1,6 +1,6 @@
 // Builds the real app on a real store for app.inject tests, and small request helpers.
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { buildApp } from "../../src/app.ts";
 import { type StoreEngine, sqliteEngine, type TestStore } from "./stores.ts";
 
@@ -26,6 +26,21 @@ export async function createTestApp(engine: StoreEngine = sqliteEngine): Promise
       await app.close();
       await db.destroy();
     },
+  };
+}
+
+/** One app per describe block: built before its tests, closed after them. */
+export function useTestApp(engine: StoreEngine = sqliteEngine): () => TestApp {
+  let current: TestApp | undefined;
+  beforeAll(async () => {
+    current = await createTestApp(engine);
+  });
+  afterAll(async () => {
+    await current?.close();
+  });
+  return () => {
+    if (current === undefined) throw new Error("useTestApp: the app is built in beforeAll");
+    return current;
   };
 }
 

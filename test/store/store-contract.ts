@@ -40,7 +40,7 @@ export function describeStoreContract(engine: StoreEngine): void {
       [{ name: "Fern", tag: "" }, "an empty tag where there was none"],
     ])(
       "when %j is created under a taken id (%s), then it conflicts and the first stays",
-      async (second) => {
+      async (second, _why) => {
         const id = uniqueId();
         await db.store.create({ id, name: "Fern" });
         expect(await db.store.create({ id, ...second })).toEqual({
