@@ -24,9 +24,10 @@ export type paths = {
          *     literals such as `1.0` or `1e2` are integers; `1.5` and `"5"` are not.
          *     Names and tags are kept exactly as sent; unknown fields are ignored.
          *
-         *     Checks run in this order: body size (413, while the body is received),
-         *     method and path (404, 405), credentials (401), content type (415),
-         *     body syntax and shape (400), then the store (409).
+         *     Checks run in this order: method and path (404, 405), credentials (401),
+         *     body size (413), content type (415), body syntax and shape (400), then
+         *     the store (409). A request without valid credentials learns nothing
+         *     about its body.
          */
         post: operations["createPlant"];
         delete?: never;

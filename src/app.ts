@@ -2,11 +2,16 @@
 // point (src/main.ts) owns configuration, listening and signals.
 import { randomUUID } from "node:crypto";
 import type { Socket } from "node:net";
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from "fastify";
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from "fastify";
 import type { Config } from "./config.ts";
 import { createPlantHandler } from "./handlers/create-plant.ts";
 import { createTokenVerifier } from "./http/auth.ts";
-import { interpretBody } from "./http/body.ts";
+import { type Body, type BodyProblem, interpretBody } from "./http/body.ts";
 import { type ApiResponse, errorResponse } from "./http/responses.ts";
 import { createBackend } from "./openapi/backend.ts";
 import type { PlantStore } from "./store/store.ts";
@@ -41,9 +46,14 @@ export async function buildApp({ store, tokens, logLevel }: AppOptions): Promise
   });
   app.addHook("onRequest", async (_request, reply) => {
     if (closing) {
-      reply.header("connection", "close").header("retry-after", "1");
+      reply.header("retry-after", "1");
       return send(reply, errorResponse(503, "the server is shutting down; retry shortly"));
     }
+  });
+  // While draining, every answer closes its connection: a keep-alive client would otherwise
+  // hold the server open until the shutdown deadline.
+  app.addHook("onSend", async (_request, reply) => {
+    if (closing) reply.header("connection", "close");
   });
 
   // Every body is kept as raw bytes whatever its content type: what it means is decided
@@ -51,8 +61,9 @@ export async function buildApp({ store, tokens, logLevel }: AppOptions): Promise
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
 
-  app.all("*", async (request, reply) => {
-    const body = interpretBody(request.headers["content-type"], request.body as Buffer | undefined);
+  // Routing, authentication and validation decisions all come from openapi-backend; a body
+  // problem is passed along and reported only once the request is routed and authenticated.
+  const handle = async (request: FastifyRequest, reply: FastifyReply, body: Body) => {
     const response: ApiResponse = await api.handleRequest(
       {
         method: request.method,
@@ -63,14 +74,33 @@ export async function buildApp({ store, tokens, logLevel }: AppOptions): Promise
       { body },
     );
     return send(reply, response);
-  });
+  };
+
+  app.all("*", (request, reply) =>
+    handle(
+      request,
+      reply,
+      interpretBody(request.headers["content-type"], request.body as Buffer | undefined),
+    ),
+  );
 
   app.setNotFoundHandler((request, reply) =>
     send(reply, errorResponse(404, `no resource at ${request.method} ${request.url}`)),
   );
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
+    const bodyProblem = bodyStageProblem(error);
+    if (bodyProblem !== undefined && !reply.sent) {
+      // Fastify refused the body (too large, unparseable Content-Type) before routing: still
+      // answer 404/405/401 first, exactly as for any other body problem.
+      try {
+        return await handle(request, reply, { ok: false, problem: bodyProblem });
+      } catch (handlingError) {
+        request.log.error({ err: handlingError }, "request failed");
+        return send(reply, errorResponse(500, `internal error; quote request id ${request.id}`));
+      }
+    }
     if (isClientError(error)) {
-      return send(reply, errorResponse(error.statusCode ?? 400, clientErrorMessage(error)));
+      return send(reply, errorResponse(error.statusCode ?? 400, error.message));
     }
     request.log.error({ err: error }, "request failed");
     return send(reply, errorResponse(500, `internal error; quote request id ${request.id}`));
@@ -93,10 +123,16 @@ function isClientError(error: FastifyError): boolean {
   return error.code?.startsWith("FST_") === true && status >= 400 && status < 500;
 }
 
-function clientErrorMessage(error: FastifyError): string {
-  return error.code === "FST_ERR_CTP_BODY_TOO_LARGE"
-    ? `the request body is larger than ${BODY_LIMIT_BYTES} bytes`
-    : error.message;
+// Errors Fastify raises while receiving the body, before any route runs.
+function bodyStageProblem(error: FastifyError): BodyProblem | undefined {
+  switch (error.code) {
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      return { status: 413, message: `the request body is larger than ${BODY_LIMIT_BYTES} bytes` };
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+      return { status: 415, message: "the content type must be application/json" };
+    default:
+      return undefined;
+  }
 }
 
 // A request Node's HTTP parser rejects never reaches Fastify's routes; answer it in the

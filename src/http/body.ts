@@ -3,7 +3,7 @@
 // openapi-backend has routed and authenticated the request (see src/openapi/backend.ts).
 import { INT64_MAX, INT64_MIN, integerFromLiteral, topLevelIdLiteral } from "./int64.ts";
 
-export type BodyProblem = { status: 400 | 415; message: string };
+export type BodyProblem = { status: 400 | 413 | 415; message: string };
 
 export type Body =
   | {

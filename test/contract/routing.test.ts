@@ -90,6 +90,36 @@ describe.each(storeEngines)("routing, content types and limits ($name)", (engine
     expect(await app().db.store.get(id)).toBeUndefined();
   });
 
+  it.each([
+    ["no token", "/plants", {}, 401],
+    ["an unknown path", "/elsewhere", AUTH, 404],
+  ])(
+    "when an oversized body comes with %s, then that is answered first (%s)",
+    async (_what, url, auth, status) => {
+      const res = await app().app.inject({
+        method: "POST",
+        url,
+        headers: { ...auth, ...JSON_TYPE },
+        payload: plantJson(uniqueId(), "x".repeat(BODY_LIMIT_BYTES)),
+      });
+      expectError(res, status);
+    },
+  );
+
+  it("when the Content-Type cannot even be parsed, then 415 once authenticated, 401 before", async () => {
+    const id = uniqueId();
+    const headers = { "content-type": "not a type" };
+    expectError(await postPlant(app().app, plantJson(id, "x"), headers), 415, /application\/json/);
+    const anonymous = await app().app.inject({
+      method: "POST",
+      url: "/plants",
+      headers,
+      payload: plantJson(id, "x"),
+    });
+    expectError(anonymous, 401);
+    expect(await app().db.store.get(id)).toBeUndefined();
+  });
+
   it("when the body is exactly at the limit, then it is accepted", async () => {
     const id = uniqueId();
     const skeleton = plantJson(id, "");
@@ -106,5 +136,20 @@ describe.each(storeEngines)("routing, content types and limits ($name)", (engine
     const body = expectError(res, 500, /^internal error; quote request id [0-9a-f-]{36}$/);
     expect(body.message).not.toMatch(/database|sqlite|connection/i);
     await broken.close();
+  });
+});
+
+describe("while the app is closing", () => {
+  it("when a request arrives after close() began, then 503 with Retry-After and Connection: close, nothing stored", async () => {
+    const t = await createTestApp();
+    const id = uniqueId();
+    const closing = t.app.close();
+    const res = await postPlant(t.app, plantJson(id, "late"));
+    await closing;
+    expectError(res, 503, /shutting down/);
+    expect(res.headers["retry-after"]).toBe("1");
+    expect(res.headers.connection).toBe("close");
+    expect(await t.db.reopen().get(id)).toBeUndefined();
+    await t.db.destroy();
   });
 });

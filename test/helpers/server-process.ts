@@ -80,8 +80,9 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
   });
   running.add(child);
 
+  // "close" rather than "exit": it comes after stdout and stderr are drained, so the logs are complete.
   const exited = new Promise<ExitResult>((resolveExit) => {
-    child.once("exit", (code, signal) => {
+    child.once("close", (code, signal) => {
       running.delete(child);
       resolveExit({ code, signal });
     });
@@ -179,7 +180,7 @@ export async function killLeftoverServers(): Promise<void> {
             done();
             return;
           }
-          child.once("exit", () => done());
+          child.once("close", () => done());
           child.kill("SIGKILL");
         }),
     ),

@@ -38,98 +38,156 @@ export interface RawAnswer extends Answer {
   raw: string;
 }
 
+/** Bytes to write, or something to wait for before writing the next bytes. */
+export type RawStep = string | Buffer | (() => Promise<void>);
+
 /**
- * Writes `chunks` to a fresh TCP connection, one after another, and reads one HTTP
+ * Writes `steps` to a fresh TCP connection, one after another, and reads one HTTP
  * response (Content-Length, chunked, or until close). A write error after the full
  * response has arrived (the server closed early on a request it rejected) is ignored.
  */
-export function rawRequest(
+export async function rawRequest(
   baseUrl: string,
-  chunks: readonly (string | Buffer)[],
+  steps: readonly RawStep[],
   timeoutMs: number = REQUEST_TIMEOUT_MS,
 ): Promise<RawAnswer> {
+  const [answer] = await rawExchange(baseUrl, steps, 1, timeoutMs);
+  if (answer === undefined) throw new Error("no HTTP response");
+  return answer;
+}
+
+/**
+ * Like rawRequest, for `count` responses on one connection (pipelined requests). Rejects,
+ * with everything received, unless `count` complete responses arrive within `timeoutMs`.
+ */
+export function rawExchange(
+  baseUrl: string,
+  steps: readonly RawStep[],
+  count: number,
+  timeoutMs: number = REQUEST_TIMEOUT_MS,
+): Promise<RawAnswer[]> {
   const { hostname, port } = new URL(baseUrl);
-  return new Promise<RawAnswer>((resolve, reject) => {
+  return new Promise<RawAnswer[]>((resolve, reject) => {
     const socket = connect({ host: hostname, port: Number(port) });
     let received = Buffer.alloc(0);
     let done = false;
     const finish = (error?: Error): void => {
       if (done) return;
-      const answer = parseResponse(received, true);
       done = true;
       clearTimeout(timer);
       socket.destroy();
-      if (answer !== undefined && (error === undefined || answer.complete)) resolve(answer.answer);
+      const answers = parseResponses(received, true);
+      if (answers.length >= count) resolve(answers.slice(0, count));
       else
         reject(
           new Error(
-            `no complete HTTP response (${error?.message ?? "closed"}); got: ${JSON.stringify(received.toString("latin1"))}`,
+            `${answers.length} of ${count} complete HTTP responses (${error?.message ?? "closed"}); got: ${JSON.stringify(received.toString("latin1"))}`,
           ),
         );
     };
     const timer = setTimeout(() => finish(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
     socket.on("data", (data: Buffer) => {
       received = Buffer.concat([received, data]);
-      if (parseResponse(received, false)?.complete === true) finish();
+      if (parseResponses(received, false).length >= count) finish();
     });
     socket.on("end", () => finish());
     socket.on("close", () => finish());
     socket.on("error", (error) => finish(error));
     socket.on("connect", () => {
       void (async () => {
-        for (const chunk of chunks) {
+        for (const step of steps) {
           if (done || socket.destroyed) return;
+          if (typeof step === "function") {
+            await step().catch((error: unknown) =>
+              finish(error instanceof Error ? error : new Error(String(error))),
+            );
+            continue;
+          }
           // Wait for each write to be flushed so the chunks really arrive separately.
-          await new Promise<void>((flushed) => socket.write(chunk, () => flushed()));
+          await new Promise<void>((flushed) => socket.write(step, () => flushed()));
         }
       })();
     });
   });
 }
 
+/** The complete responses at the start of `data`; `closed` completes a response without a length. */
+function parseResponses(data: Buffer, closed: boolean): RawAnswer[] {
+  const answers: RawAnswer[] = [];
+  let at = 0;
+  for (;;) {
+    const parsed = parseResponse(data.subarray(at), closed);
+    if (parsed === undefined) return answers;
+    answers.push(parsed.answer);
+    at += parsed.length;
+  }
+}
+
+/** The response at the start of `data` and its length in bytes, if it is complete. */
 function parseResponse(
   data: Buffer,
   closed: boolean,
-): { answer: RawAnswer; complete: boolean } | undefined {
+): { answer: RawAnswer; length: number } | undefined {
   const headEnd = data.indexOf("\r\n\r\n");
   if (headEnd < 0) return undefined;
-  const [statusLine = "", ...headerLines] = data.subarray(0, headEnd).toString("latin1").split("\r\n");
+  const [statusLine = "", ...headerLines] = data
+    .subarray(0, headEnd)
+    .toString("latin1")
+    .split("\r\n");
   const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1] ?? Number.NaN);
   const headers: Record<string, string> = {};
   for (const line of headerLines) {
     const colon = line.indexOf(":");
-    if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+    if (colon > 0)
+      headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
   }
-  const rest = data.subarray(headEnd + 4);
+  const bodyStart = headEnd + 4;
+  const rest = data.subarray(bodyStart);
   let body: Buffer;
-  let complete: boolean;
-  const length = headers["content-length"];
-  if (length !== undefined) {
-    complete = rest.length >= Number(length);
-    body = rest.subarray(0, Number(length));
+  let bodyLength: number;
+  const declared = headers["content-length"];
+  if (declared !== undefined) {
+    if (rest.length < Number(declared)) return undefined;
+    bodyLength = Number(declared);
+    body = rest.subarray(0, bodyLength);
   } else if (headers["transfer-encoding"]?.toLowerCase() === "chunked") {
-    ({ body, complete } = dechunk(rest));
+    const chunked = dechunk(rest);
+    if (chunked === undefined) return undefined;
+    ({ body, length: bodyLength } = chunked);
   } else {
-    complete = closed;
+    if (!closed) return undefined;
+    bodyLength = rest.length;
     body = rest;
   }
+  const length = bodyStart + bodyLength;
   return {
-    answer: { status, headers, body: body.toString("utf8"), raw: data.toString("latin1") },
-    complete,
+    answer: {
+      status,
+      headers,
+      body: body.toString("utf8"),
+      raw: data.subarray(0, length).toString("latin1"),
+    },
+    length,
   };
 }
 
-function dechunk(data: Buffer): { body: Buffer; complete: boolean } {
+/** A chunked body's content and encoded length, if its last chunk has arrived. */
+function dechunk(data: Buffer): { body: Buffer; length: number } | undefined {
   const parts: Buffer[] = [];
   let at = 0;
   for (;;) {
     const lineEnd = data.indexOf("\r\n", at);
-    if (lineEnd < 0) return { body: Buffer.concat(parts), complete: false };
+    if (lineEnd < 0) return undefined;
     const size = Number.parseInt(data.subarray(at, lineEnd).toString("latin1"), 16);
-    if (Number.isNaN(size)) return { body: Buffer.concat(parts), complete: false };
-    if (size === 0) return { body: Buffer.concat(parts), complete: true };
+    if (Number.isNaN(size)) return undefined;
     const start = lineEnd + 2;
-    if (data.length < start + size + 2) return { body: Buffer.concat(parts), complete: false };
+    if (size === 0) {
+      // No trailers are expected: the last chunk ends with an empty line.
+      return data.length < start + 2
+        ? undefined
+        : { body: Buffer.concat(parts), length: start + 2 };
+    }
+    if (data.length < start + size + 2) return undefined;
     parts.push(data.subarray(start, start + size));
     at = start + size + 2;
   }
@@ -177,7 +235,27 @@ export function mediaType(contentType: string | undefined): string | undefined {
   return contentType?.split(";")[0]?.trim().toLowerCase();
 }
 
-/** A fetch that failed below HTTP (refused, reset, closed) rather than timing out. */
+/** A fetch that gave up at its time bound, as opposed to failing below HTTP (refused, reset). */
 export function isTimeout(error: unknown): boolean {
   return error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
+}
+
+/** Resolves once a new TCP connection to `baseUrl` is refused: the listener is closed. */
+export async function waitUntilRefused(baseUrl: string, timeoutMs = 10_000): Promise<void> {
+  const { hostname, port } = new URL(baseUrl);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = connect({ host: hostname, port: Number(port) });
+      socket.once("connect", () => {
+        socket.destroy();
+        resolve(false);
+      });
+      socket.once("error", () => resolve(true));
+    });
+    if (refused) return;
+    if (Date.now() > deadline)
+      throw new Error(`${baseUrl} still accepts connections after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }

@@ -1,0 +1,94 @@
+// Concurrent creates of one id over real sockets: one version wins, identical bodies are
+// idempotent replays of it, and every different body is a 409.
+import { isDeepStrictEqual } from "node:util";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { openSqliteStore } from "../../src/store/sqlite.ts";
+import { type Plant, type PlantStore, samePlant } from "../../src/store/store.ts";
+import { plantJson, uniqueId } from "../helpers/app.ts";
+import { plantOf } from "../helpers/load.ts";
+import {
+  killLeftoverServers,
+  makeTempDb,
+  type ServerProcess,
+  startServer,
+  type TempDb,
+} from "../helpers/server-process.ts";
+import { type Answer, expectErrorAnswer, expectPlantAnswer, post } from "../helpers/socket-http.ts";
+
+const REQUESTS = 50;
+
+let db: TempDb;
+let server: ServerProcess;
+let stored: PlantStore;
+
+beforeAll(async () => {
+  db = makeTempDb();
+  server = await startServer({ databasePath: db.path });
+  stored = openSqliteStore(db.path);
+});
+
+afterAll(async () => {
+  try {
+    await stored?.close();
+    expect(await server?.stop()).toEqual({ code: 0, signal: null });
+  } finally {
+    await killLeftoverServers();
+    db?.remove();
+  }
+});
+
+/** The common body, and five that differ from it (and from each other) in name, tag or tag presence. */
+const COMMON: Plant = { name: "Calathea", tag: "shade" };
+const DIFFERENT: readonly Plant[] = [
+  { name: "Calathea" },
+  { name: "Calathea", tag: "" },
+  { name: "Calathea", tag: "sun" },
+  { name: "Calathea ", tag: "shade" },
+  { name: "Maranta", tag: "shade" },
+];
+
+/** 45 common bodies and the 5 different ones, at positions that vary per round. */
+function bodiesForRound(round: number): Plant[] {
+  const bodies: Plant[] = Array.from({ length: REQUESTS - DIFFERENT.length }, () => COMMON);
+  DIFFERENT.forEach((plant, i) => {
+    bodies.splice((round * 7 + i * 11) % (bodies.length + 1), 0, plant);
+  });
+  // Round 2 leads with a different body, so the winner is not always the common one.
+  if (round === 2) bodies.unshift(...bodies.splice(bodies.indexOf(DIFFERENT[3] ?? COMMON), 1));
+  return bodies;
+}
+
+describe("concurrent creates of one id", () => {
+  test.each([0, 1, 2, 3])(
+    "when 50 creates of one id (45 identical, 5 different) race (round %i), then exactly one version is stored, its senders get 200 with it and every other sender gets 409",
+    async (round) => {
+      const id = uniqueId();
+      const bodies = bodiesForRound(round);
+      expect(bodies).toHaveLength(REQUESTS);
+
+      const answers: Answer[] = await Promise.all(
+        bodies.map((plant) => post(server.url, plantJson(id, plant.name, plant.tag))),
+      );
+
+      const winner = await stored.get(id);
+      expect(winner).toBeDefined();
+      if (winner === undefined) return;
+      // The stored version is one of those sent, exactly.
+      expect(bodies.some((plant) => isDeepStrictEqual(plantOf(plant), winner))).toBe(true);
+
+      expect(answers.map((a) => a.status).filter((s) => s !== 200 && s !== 409)).toEqual([]);
+      bodies.forEach((plant, i) => {
+        const answer = answers[i];
+        if (answer === undefined) throw new Error(`no answer for request ${i}`);
+        if (samePlant(plant, winner)) {
+          expectPlantAnswer(answer, winner);
+        } else {
+          expect(expectErrorAnswer(answer, 409).message).toContain(String(id));
+        }
+      });
+      const accepted = answers.filter((a) => a.status === 200).length;
+      expect(accepted).toBe(bodies.filter((plant) => samePlant(plant, winner)).length);
+      expect(accepted).toBeGreaterThanOrEqual(1);
+    },
+  );
+});

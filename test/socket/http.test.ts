@@ -1,0 +1,319 @@
+// HTTP over a real socket against the spawned server: body size limit, content types,
+// malformed HTTP and the exact shape of answers on the wire.
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { openSqliteStore } from "../../src/store/sqlite.ts";
+import type { PlantStore } from "../../src/store/store.ts";
+import { plantJson, uniqueId } from "../helpers/app.ts";
+import {
+  killLeftoverServers,
+  makeTempDb,
+  type ServerProcess,
+  startServer,
+  type TempDb,
+} from "../helpers/server-process.ts";
+import {
+  expectErrorAnswer,
+  expectPlantAnswer,
+  post,
+  rawHead,
+  rawRequest,
+} from "../helpers/socket-http.ts";
+
+const LIMIT = 65_536;
+
+let db: TempDb;
+let server: ServerProcess;
+/** A second connection to the server's file, to check what was stored. */
+let stored: PlantStore;
+
+beforeAll(async () => {
+  db = makeTempDb();
+  server = await startServer({ databasePath: db.path });
+  stored = openSqliteStore(db.path);
+});
+
+afterAll(async () => {
+  try {
+    await stored?.close();
+    const exit = await server?.stop();
+    expect(exit).toEqual({ code: 0, signal: null });
+  } finally {
+    await killLeftoverServers();
+    db?.remove();
+  }
+});
+
+/** A valid NewPlant JSON text of exactly `bytes` UTF-8 bytes, padded with an unknown field. */
+function paddedPlantJson(id: bigint, name: string, bytes: number): string {
+  const empty = `{"id":${id},"name":${JSON.stringify(name)},"pad":""}`;
+  const text = `{"id":${id},"name":${JSON.stringify(name)},"pad":"${"x".repeat(bytes - Buffer.byteLength(empty))}"}`;
+  expect(Buffer.byteLength(text)).toBe(bytes);
+  return text;
+}
+
+/** `text` as a stream of 8 KiB pieces, which fetch sends with Transfer-Encoding: chunked. */
+function streamOf(text: string): ReadableStream<Uint8Array> {
+  const bytes = Buffer.from(text);
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (let at = 0; at < bytes.length; at += 8192) {
+        controller.enqueue(new Uint8Array(bytes.subarray(at, at + 8192)));
+      }
+      controller.close();
+    },
+  });
+}
+
+/** `text` as HTTP/1.1 chunks of 8 KiB and the last chunk, one buffer per chunk. */
+function chunksOf(text: string): Buffer[] {
+  const bytes = Buffer.from(text);
+  const chunks: Buffer[] = [];
+  for (let at = 0; at < bytes.length; at += 8192) {
+    const piece = bytes.subarray(at, at + 8192);
+    chunks.push(
+      Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from("\r\n")]),
+    );
+  }
+  chunks.push(Buffer.from("0\r\n\r\n"));
+  return chunks;
+}
+
+const host = (): string => new URL(server.url).host;
+
+describe("the body size limit of 65536 bytes", () => {
+  const tooLargeMessage = `the request body is larger than ${LIMIT} bytes`;
+
+  test("when a body of 65537 bytes is sent with a Content-Length, then the answer is 413 with the Error body and nothing is stored", async () => {
+    const id = uniqueId();
+    const answer = await post(server.url, paddedPlantJson(id, "too big", LIMIT + 1));
+
+    expect(expectErrorAnswer(answer, 413).message).toBe(tooLargeMessage);
+    expect(await stored.get(id)).toBeUndefined();
+  });
+
+  test("when a body of 65537 bytes is streamed by fetch with chunked transfer-encoding, then the answer is 413 with the Error body and nothing is stored", async () => {
+    const id = uniqueId();
+    const answer = await post(server.url, streamOf(paddedPlantJson(id, "too big", LIMIT + 1)));
+
+    expect(expectErrorAnswer(answer, 413).message).toBe(tooLargeMessage);
+    expect(await stored.get(id)).toBeUndefined();
+  });
+
+  test("when a body of 65537 bytes is declared in a raw Content-Length, then the answer is 413 with the Error body and nothing is stored", async () => {
+    const id = uniqueId();
+    const body = paddedPlantJson(id, "too big", LIMIT + 1);
+    const answer = await rawRequest(server.url, [
+      rawHead(host(), { "Content-Type": "application/json", "Content-Length": String(LIMIT + 1) }),
+      body,
+    ]);
+
+    expect(expectErrorAnswer(answer, 413).message).toBe(tooLargeMessage);
+    expect(await stored.get(id)).toBeUndefined();
+  });
+
+  test("when a body of 65537 bytes arrives in raw HTTP chunks, then the answer is 413 with the Error body and nothing is stored", async () => {
+    const id = uniqueId();
+    const answer = await rawRequest(server.url, [
+      rawHead(host(), { "Content-Type": "application/json", "Transfer-Encoding": "chunked" }),
+      ...chunksOf(paddedPlantJson(id, "too big", LIMIT + 1)),
+    ]);
+
+    expect(expectErrorAnswer(answer, 413).message).toBe(tooLargeMessage);
+    expect(await stored.get(id)).toBeUndefined();
+  });
+
+  test("when a valid JSON body of exactly 65536 bytes is sent with a Content-Length, then it is accepted (200) and stored", async () => {
+    const id = uniqueId();
+    const answer = await post(server.url, paddedPlantJson(id, "exactly at the limit", LIMIT));
+
+    expectPlantAnswer(answer, { name: "exactly at the limit" });
+    expect(await stored.get(id)).toStrictEqual({ name: "exactly at the limit" });
+  });
+
+  test("when a valid JSON body of exactly 65536 bytes is streamed with chunked transfer-encoding, then it is accepted (200) and stored", async () => {
+    const id = uniqueId();
+    const answer = await post(
+      server.url,
+      streamOf(paddedPlantJson(id, "chunked at the limit", LIMIT)),
+    );
+
+    expectPlantAnswer(answer, { name: "chunked at the limit" });
+    expect(await stored.get(id)).toStrictEqual({ name: "chunked at the limit" });
+  });
+});
+
+describe("content types", () => {
+  test("when the content type is application/json; charset=utf-8, then the plant is created (200) and stored", async () => {
+    const id = uniqueId();
+    const answer = await post(server.url, plantJson(id, "utf-8 fern"), {
+      "content-type": "application/json; charset=utf-8",
+    });
+
+    expectPlantAnswer(answer, { name: "utf-8 fern" });
+    expect(await stored.get(id)).toStrictEqual({ name: "utf-8 fern" });
+  });
+
+  test.each([
+    ["text/plain", "text/plain"],
+    ["application/json; charset=latin1", "latin1"],
+  ])(
+    "when the content type is %s, then the answer is 415 with the Error body and nothing is stored",
+    async (contentType, named) => {
+      const id = uniqueId();
+      const answer = await post(server.url, plantJson(id, "wrong type"), {
+        "content-type": contentType,
+      });
+
+      expect(expectErrorAnswer(answer, 415).message).toContain(named);
+      expect(await stored.get(id)).toBeUndefined();
+    },
+  );
+
+  test("when a body is sent with no content type (fetch of bytes), then the answer is 415 with the Error body and nothing is stored", async () => {
+    const id = uniqueId();
+    // fetch adds no Content-Type for a byte array body.
+    const answer = await post(server.url, new TextEncoder().encode(plantJson(id, "untyped")), {});
+
+    expect(expectErrorAnswer(answer, 415).message).toMatch(/content-type/i);
+    expect(await stored.get(id)).toBeUndefined();
+  });
+
+  test("when a body is sent with no Content-Type header on a raw socket, then the answer is 415 with the Error body and nothing is stored", async () => {
+    const id = uniqueId();
+    const body = plantJson(id, "untyped raw");
+    const answer = await rawRequest(server.url, [
+      rawHead(host(), { "Content-Length": String(Buffer.byteLength(body)), Connection: "close" }) +
+        body,
+    ]);
+
+    expectErrorAnswer(answer, 415);
+    expect(await stored.get(id)).toBeUndefined();
+  });
+});
+
+describe("malformed HTTP on a raw socket", () => {
+  test.each([
+    ["a request line that is not HTTP", "GARBAGE\r\n\r\n", 400],
+    [
+      "a Content-Length that is not a number",
+      "POST /plants HTTP/1.1\r\nHost: x\r\nContent-Length: nope\r\n\r\n",
+      400,
+    ],
+    [
+      "both Content-Length and Transfer-Encoding",
+      "POST /plants HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+      400,
+    ],
+    [
+      "a header line without a colon",
+      "POST /plants HTTP/1.1\r\nHost: x\r\nthis is not a header\r\n\r\n",
+      400,
+    ],
+    [
+      "headers over Node's 16 KiB limit",
+      `POST /plants HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`,
+      431,
+    ],
+  ])(
+    "when the server receives %s, then it answers %i with the Error body as JSON (not HTML) and closes the connection",
+    async (_what, request, status) => {
+      const answer = await rawRequest(server.url, [request]);
+
+      expectErrorAnswer(answer, status);
+      expect(answer.raw).not.toMatch(/<html|<!doctype/i);
+      expect(answer.headers["connection"]).toBe("close");
+    },
+  );
+
+  test("when a malformed request has been answered, then the server still creates plants on a new connection", async () => {
+    await rawRequest(server.url, ["GARBAGE\r\n\r\n"]);
+    const id = uniqueId();
+
+    expectPlantAnswer(await post(server.url, plantJson(id, "after garbage")), {
+      name: "after garbage",
+    });
+    expect(await stored.get(id)).toStrictEqual({ name: "after garbage" });
+  });
+});
+
+describe("a 200 answer on the wire", () => {
+  test("when a plant without a tag is created, then the answer is application/json; charset=utf-8 with exactly the name and no tag or id", async () => {
+    const id = uniqueId();
+    const body = plantJson(id, "Monstera");
+    const answer = await rawRequest(server.url, [
+      rawHead(host(), {
+        "Content-Type": "application/json",
+        "Content-Length": String(Buffer.byteLength(body)),
+        Connection: "close",
+      }) + body,
+    ]);
+
+    expectPlantAnswer(answer, { name: "Monstera" });
+    expect(answer.raw).toMatch(/^HTTP\/1\.1 200 /);
+    expect(Number(answer.headers["content-length"])).toBe(Buffer.byteLength(answer.body));
+    expect(await stored.get(id)).toStrictEqual({ name: "Monstera" });
+  });
+
+  test("when a plant with a tag and unknown fields is created, then the answer is exactly the name and tag", async () => {
+    const id = uniqueId();
+    const answer = await post(
+      server.url,
+      `{"id":${id},"name":"Ficus","tag":"indoor","colour":"green","nested":{"id":1}}`,
+    );
+
+    expectPlantAnswer(answer, { name: "Ficus", tag: "indoor" });
+    expect(await stored.get(id)).toStrictEqual({ name: "Ficus", tag: "indoor" });
+  });
+});
+
+describe("other non-200 answers over the socket", () => {
+  test.each([
+    ["no Authorization header", { "content-type": "application/json" }, 401],
+    [
+      "a token the server does not accept",
+      { "content-type": "application/json", authorization: "Bearer not-the-token-0123456789" },
+      401,
+    ],
+  ])(
+    "when the request has %s, then the answer is %i with the Error body and nothing is stored",
+    async (_what, headers, status) => {
+      const id = uniqueId();
+      const answer = await fetch(`${server.url}/plants`, {
+        method: "POST",
+        headers,
+        body: plantJson(id, "no entry"),
+        signal: AbortSignal.timeout(10_000),
+      });
+
+      expectErrorAnswer(
+        {
+          status: answer.status,
+          headers: Object.fromEntries(answer.headers),
+          body: await answer.text(),
+        },
+        status,
+      );
+      expect(answer.headers.get("www-authenticate")).toMatch(/^Bearer /);
+      expect(await stored.get(id)).toBeUndefined();
+    },
+  );
+
+  test("when the body is not JSON, then the answer is 400 with the Error body and no parser internals", async () => {
+    const answer = await post(server.url, '{"id":1,"name":');
+
+    expectErrorAnswer(answer, 400);
+  });
+
+  test("when a path is unknown, then the answer is 404 with the Error body", async () => {
+    const answer = await fetch(`${server.url}/nowhere`, { signal: AbortSignal.timeout(10_000) });
+
+    expectErrorAnswer(
+      {
+        status: answer.status,
+        headers: Object.fromEntries(answer.headers),
+        body: await answer.text(),
+      },
+      404,
+    );
+  });
+});
