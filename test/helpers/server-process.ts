@@ -2,10 +2,11 @@
 // for tests that need a real socket, real signals and a real SQLite file.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { TOKEN } from "./app.ts";
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -43,12 +44,21 @@ export interface ServerProcess {
 export interface StartOptions {
   /** The SQLite file; DATABASE_URL becomes `sqlite:${databasePath}`. */
   databasePath: string;
+  /** Working directory of the server (relative DATABASE_URLs resolve here); the repo by default. */
+  cwd?: string;
   /** PLANTSTORE_TOKENS; defaults to the shared test TOKEN. */
   tokens?: string;
   /** Extra or overriding environment variables; `undefined` removes a variable. */
   env?: Readonly<Record<string, string | undefined>>;
   startTimeoutMs?: number;
 }
+
+// `npm start` runs `tsx src/main.ts`; absolute paths let the server run from any directory.
+export const ENTRY_ARGS: readonly string[] = [
+  "--import",
+  pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href,
+  join(REPO_ROOT, "src", "main.ts"),
+];
 
 const running = new Set<ChildProcess>();
 
@@ -73,8 +83,8 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
   };
   for (const [name, value] of Object.entries(merged)) if (value !== undefined) env[name] = value;
 
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-    cwd: REPO_ROOT,
+  const child = spawn(process.execPath, ENTRY_ARGS, {
+    cwd: options.cwd ?? REPO_ROOT,
     env,
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -4,14 +4,14 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { REPO_ROOT } from "../helpers/server-process.ts";
+import { ENTRY_ARGS } from "../helpers/server-process.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "plantstore-startup-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function start(env: Record<string, string>): { status: number | null; stderr: string } {
-  const result = spawnSync(process.execPath, ["--import", "tsx", "src/main.ts"], {
-    cwd: REPO_ROOT,
+  const result = spawnSync(process.execPath, ENTRY_ARGS, {
+    cwd: dir,
     env: {
       PATH: process.env["PATH"] ?? "",
       PORT: "0",
