@@ -1,7 +1,9 @@
 // Turns the raw request body into a JSON object for validation, or into the reason it
 // cannot be one. Problems are recorded, not thrown: they are reported only after
 // openapi-backend has routed and authenticated the request (see src/openapi/backend.ts).
+
 import { INT64_MAX, INT64_MIN, integerFromLiteral, topLevelIdLiteral } from "./int64.ts";
+import { jsonTypeOf, withArticle } from "./json-type.ts";
 
 export type BodyProblem = { status: 400 | 413 | 415; message: string };
 
@@ -38,7 +40,10 @@ export function interpretBody(contentType: string | undefined, raw: Buffer | und
     return problem(400, `the request body is not valid JSON${reason}`);
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return problem(400, `the request body must be a JSON object, got ${describe(value)}`);
+    return problem(
+      400,
+      `the request body must be a JSON object, got ${withArticle(jsonTypeOf(value))}`,
+    );
   }
   const object = value as Record<string, unknown>;
   if (typeof object["id"] !== "number") {
@@ -83,12 +88,6 @@ function checkContentType(header: string | undefined): BodyProblem | undefined {
     }
   }
   return undefined;
-}
-
-function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  return `a ${typeof value}`;
 }
 
 const problem = (status: 400 | 415, message: string): Body => ({

@@ -1,6 +1,7 @@
 // Turns openapi-backend's ajv errors into one sentence that names each field and why.
 import type { ErrorObject } from "ajv";
 import { INT64_MAX, INT64_MIN } from "./int64.ts";
+import { jsonTypeOf, withArticle } from "./json-type.ts";
 
 export function describeValidationErrors(errors: readonly ErrorObject[]): string {
   const reasons = [...new Set(errors.map(describeOne))];
@@ -23,7 +24,7 @@ function describeOne(error: ErrorObject): string {
         : `${joinField(field, missing)} is required`;
     }
     case "type":
-      return `${field || "the request body"} must be ${article(String(params["type"]))} (got ${error.data === null ? "null" : typeof error.data})`;
+      return `${field || "the request body"} must be ${withArticle(String(params["type"]))} (got ${jsonTypeOf(error.data)})`;
     case "format":
       return params["format"] === "int64"
         ? `${field} must be an integer from ${INT64_MIN} to ${INT64_MAX}`
@@ -35,5 +36,3 @@ function describeOne(error: ErrorObject): string {
 
 const joinField = (parent: string, child: string): string =>
   parent === "" ? child : `${parent}.${child}`;
-
-const article = (type: string): string => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);

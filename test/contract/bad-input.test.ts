@@ -39,7 +39,7 @@ describe.each(storeEngines)(
         /^id must be an integer/,
       ],
       ["a boolean id", '{"id":true,"name":"x"}', /^id must be an integer \(got boolean\)$/],
-      ["an array id", '{"id":[ID],"name":"x"}', /^id must be an integer \(got object\)$/],
+      ["an array id", '{"id":[ID],"name":"x"}', /^id must be an integer \(got array\)$/],
       ["a null name", '{"id":ID,"name":null}', /^name must be a string \(got null\)$/],
       ["a numeric name", '{"id":ID,"name":5}', /^name must be a string \(got number\)$/],
       [
