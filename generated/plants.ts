@@ -25,9 +25,9 @@ export type paths = {
          *     Names and tags are kept exactly as sent; unknown fields are ignored.
          *
          *     Checks run in this order: method and path (404, 405), credentials (401),
-         *     body size (413), content type (415), body syntax and shape (400), then
-         *     the store (409). A request without valid credentials learns nothing
-         *     about its body.
+         *     body size (413), a missing body (400), content type (415), body syntax
+         *     and shape (400), then the store (409). A request without valid
+         *     credentials learns nothing about its body.
          */
         post: operations["createPlant"];
         delete?: never;
@@ -118,6 +118,18 @@ export interface operations {
                 headers: {
                     /** @description The Bearer challenge (RFC 6750). */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not answered for `/plants` itself: any path this document does not describe
+             *     (for example `/plants/1` or `/plants/`) answers 404 with this body.
+             */
+            404: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

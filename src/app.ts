@@ -1,7 +1,8 @@
 // The application factory: a Fastify instance that is not listening. The process entry
 // point (src/main.ts) owns configuration, listening and signals.
 import { randomUUID } from "node:crypto";
-import type { Socket } from "node:net";
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
 import Fastify, {
   type FastifyError,
   type FastifyInstance,
@@ -12,6 +13,9 @@ import type { Config } from "./config.ts";
 import { createPlantHandler } from "./handlers/create-plant.ts";
 import { createTokenVerifier } from "./http/auth.ts";
 import { type Body, type BodyProblem, interpretBody } from "./http/body.ts";
+import { addDraining } from "./http/draining.ts";
+import { parserErrorResponse, writeRawResponse } from "./http/raw-response.ts";
+import { OneLinePerRequest } from "./http/request-log.ts";
 import { type ApiResponse, errorResponse } from "./http/responses.ts";
 import { createBackend } from "./openapi/backend.ts";
 import type { PlantStore } from "./store/store.ts";
@@ -23,16 +27,25 @@ export interface AppOptions {
   store: PlantStore;
   tokens: readonly string[];
   logLevel: Config["logLevel"];
+  /** Where log lines go; standard output when absent. */
+  logStream?: { write(line: string): void };
 }
 
-export async function buildApp({ store, tokens, logLevel }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { store, tokens, logLevel, logStream } = options;
   const app = Fastify({
-    logger: { level: logLevel },
+    logger: logStream === undefined ? { level: logLevel } : { level: logLevel, stream: logStream },
+    logController: new OneLinePerRequest(),
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: () => randomUUID(),
-    // Fastify's own 503-while-closing body is not the contract's Error shape; see onRequest below.
+    // Fastify's own 503-while-closing body is not the contract's Error shape; see draining.ts.
     return503OnClosing: false,
-    clientErrorHandler: answerMalformedRequest,
+    // Node would answer a missing Host with a bare 400; check it below, in the contract's shape.
+    http: { requireHostHeader: false },
+    clientErrorHandler: (error: Error & { code?: string }, socket) =>
+      writeRawResponse(socket, parserErrorResponse(error.code)),
+    frameworkErrors: (error, _request, reply) =>
+      send(reply, errorResponse(400, `the request target is not valid: ${error.message}`)),
   });
 
   const api = await createBackend({
@@ -40,20 +53,11 @@ export async function buildApp({ store, tokens, logLevel }: AppOptions): Promise
     operations: { createPlant: createPlantHandler(store) },
   });
 
-  let closing = false;
-  app.addHook("preClose", async () => {
-    closing = true;
-  });
-  app.addHook("onRequest", async (_request, reply) => {
-    if (closing) {
-      reply.header("retry-after", "1");
-      return send(reply, errorResponse(503, "the server is shutting down; retry shortly"));
+  addDraining(app, send);
+  app.addHook("onRequest", async (request, reply) => {
+    if (request.raw.httpVersion === "1.1" && request.headers.host === undefined) {
+      return send(reply, errorResponse(400, "an HTTP/1.1 request needs a Host header"));
     }
-  });
-  // While draining, every answer closes its connection: a keep-alive client would otherwise
-  // hold the server open until the shutdown deadline.
-  app.addHook("onSend", async (_request, reply) => {
-    if (closing) reply.header("connection", "close");
   });
 
   // Every body is kept as raw bytes whatever its content type: what it means is decided
@@ -63,47 +67,59 @@ export async function buildApp({ store, tokens, logLevel }: AppOptions): Promise
 
   // Routing, authentication and validation decisions all come from openapi-backend; a body
   // problem is passed along and reported only once the request is routed and authenticated.
-  const handle = async (request: FastifyRequest, reply: FastifyReply, body: Body) => {
-    const response: ApiResponse = await api.handleRequest(
+  const decide = (
+    method: string,
+    target: string,
+    headers: IncomingMessage["headers"],
+    body: Body,
+  ): Promise<ApiResponse> =>
+    api.handleRequest(
       {
-        method: request.method,
-        path: request.url,
-        headers: request.headers as Record<string, string | string[]>,
+        method,
+        path: originForm(target),
+        headers: headers as Record<string, string | string[]>,
         body: body.ok ? body.forValidation : undefined,
       },
       { body },
     );
-    return send(reply, response);
-  };
-
-  app.all("*", (request, reply) =>
-    handle(
-      request,
+  const handle = async (request: FastifyRequest, reply: FastifyReply, body?: Body) =>
+    send(
       reply,
-      interpretBody(request.headers["content-type"], request.body as Buffer | undefined),
-    ),
-  );
+      await decide(
+        request.method,
+        request.url,
+        request.headers,
+        body ?? interpretBody(request.headers["content-type"], request.body as Buffer | undefined),
+      ),
+    );
 
-  app.setNotFoundHandler((request, reply) =>
-    send(reply, errorResponse(404, `no resource at ${request.method} ${request.url}`)),
-  );
+  app.all("*", (request, reply) => handle(request, reply));
+  // Methods Fastify has no route for (PURGE, LINK, ...) still get openapi-backend's 404 or 405.
+  app.setNotFoundHandler((request, reply) => handle(request, reply));
+  // CONNECT never reaches Fastify's routes; answer it from the same decisions.
+  app.server.on("connect", (request: IncomingMessage, socket: Duplex) => {
+    const noBody: Body = { ok: false, problem: { status: 400, message: "no body" } };
+    decide("CONNECT", request.url ?? "/", request.headers, noBody).then(
+      (response) => writeRawResponse(socket, response),
+      () => socket.destroy(),
+    );
+  });
+
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
     const bodyProblem = bodyStageProblem(error);
-    if (bodyProblem !== undefined && !reply.sent) {
+    try {
       // Fastify refused the body (too large, unparseable Content-Type) before routing: still
       // answer 404/405/401 first, exactly as for any other body problem.
-      try {
-        return await handle(request, reply, { ok: false, problem: bodyProblem });
-      } catch (handlingError) {
-        request.log.error({ err: handlingError }, "request failed");
-        return send(reply, errorResponse(500, `internal error; quote request id ${request.id}`));
-      }
+      if (bodyProblem !== undefined) return await handle(request, reply, bodyProblem);
+    } catch (handlingError) {
+      request.log.error({ err: handlingError }, "request failed");
+      return send(reply, internalError(request));
     }
     if (isClientError(error)) {
       return send(reply, errorResponse(error.statusCode ?? 400, error.message));
     }
     request.log.error({ err: error }, "request failed");
-    return send(reply, errorResponse(500, `internal error; quote request id ${request.id}`));
+    return send(reply, internalError(request));
   });
 
   return app;
@@ -117,40 +133,38 @@ function send(reply: FastifyReply, response: ApiResponse): FastifyReply {
     .send(response.body);
 }
 
-// Only Fastify's own request errors (413, a bad Content-Length, ...) are the client's fault.
+const internalError = (request: FastifyRequest): ApiResponse =>
+  errorResponse(500, `internal error; quote request id ${request.id}`);
+
+/** An absolute-form target (RFC 9112 §3.2.2, as proxies send) reduced to path and query. */
+function originForm(target: string): string {
+  if (!/^https?:\/\//i.test(target)) return target;
+  try {
+    const url = new URL(target);
+    return url.pathname + url.search;
+  } catch {
+    return target;
+  }
+}
+
+// Only Fastify's own request errors (a bad Content-Length, ...) are the client's fault.
 function isClientError(error: FastifyError): boolean {
   const status = error.statusCode ?? 500;
   return error.code?.startsWith("FST_") === true && status >= 400 && status < 500;
 }
 
 // Errors Fastify raises while receiving the body, before any route runs.
-function bodyStageProblem(error: FastifyError): BodyProblem | undefined {
+function bodyStageProblem(error: FastifyError): Body | undefined {
+  const problem = (status: BodyProblem["status"], message: string): Body => ({
+    ok: false,
+    problem: { status, message },
+  });
   switch (error.code) {
     case "FST_ERR_CTP_BODY_TOO_LARGE":
-      return { status: 413, message: `the request body is larger than ${BODY_LIMIT_BYTES} bytes` };
+      return problem(413, `the request body is larger than ${BODY_LIMIT_BYTES} bytes`);
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
-      return { status: 415, message: "the content type must be application/json" };
+      return problem(415, "the content type must be application/json");
     default:
       return undefined;
-  }
-}
-
-// A request Node's HTTP parser rejects never reaches Fastify's routes; answer it in the
-// contract's shape too, then close the connection as the parser state is unknown.
-function answerMalformedRequest(error: Error & { code?: string }, socket: Socket): void {
-  const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : 400;
-  const message =
-    status === 431 ? "the request headers are too large" : "the request is not valid HTTP";
-  const body = JSON.stringify({ error: status, message });
-  if (socket.writable) {
-    socket.end(
-      `HTTP/1.1 ${status} ${status === 431 ? "Request Header Fields Too Large" : "Bad Request"}\r\n` +
-        "Content-Type: application/json; charset=utf-8\r\n" +
-        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-        "Connection: close\r\n\r\n" +
-        body,
-    );
-  } else {
-    socket.destroy(error);
   }
 }

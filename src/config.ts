@@ -75,16 +75,29 @@ function parseLogLevel(raw: string): LogLevel {
 }
 
 function parseDatabaseUrl(raw: string, cwd: string): string {
-  const match = /^sqlite:(.+)$/.exec(raw.trim());
-  if (match?.[1] === undefined) {
-    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(raw)?.[1];
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(raw.trim())?.[1];
+  if (scheme?.toLowerCase() !== "sqlite") {
     const what = scheme === undefined ? `"${raw}"` : `the "${scheme}:" scheme`;
     throw new ConfigError(
       `DATABASE_URL must be sqlite:PATH (only SQLite is supported so far), got ${what}`,
     );
   }
-  // sqlite:///abs/path and sqlite://rel are common spellings; accept them as paths too.
-  const path = match[1].replace(/^\/\/(?=\/)/, "").replace(/^\/\/(?!\/)/, "");
+  // sqlite:///abs/path and sqlite://rel/path are common spellings of the same thing.
+  const path = raw
+    .trim()
+    .slice(scheme.length + 1)
+    .replace(/^\/\/(?=\/)/, "")
+    .replace(/^\/\/(?!\/)/, "");
+  if (path === "") {
+    throw new ConfigError(
+      "DATABASE_URL must name a file after sqlite:, e.g. sqlite:./data/plants.db",
+    );
+  }
+  if (path === ":memory:" || path.startsWith("file:")) {
+    throw new ConfigError(
+      `DATABASE_URL must be a file path; "${path}" would not keep plants across restarts`,
+    );
+  }
   return isAbsolute(path) ? path : resolve(cwd, path);
 }
 

@@ -41,6 +41,7 @@ function openStore(config: Config): PlantStore {
 const config = readConfig();
 const store = openStore(config);
 const app = await buildApp({ store, tokens: tokensFor(config), logLevel: config.logLevel });
+app.log.info({ store: store.describe() }, "store opened");
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {

@@ -1,19 +1,16 @@
 // POST /plants. Runs only for routed, authenticated, validated requests.
-import type { components } from "../../generated/plants.ts";
-import { type ApiResponse, errorResponse } from "../http/responses.ts";
+import { errorResponse, type OperationRequestBody } from "../http/responses.ts";
 import type { OperationHandler } from "../openapi/backend.ts";
 import { type Plant, type PlantStore, UnstorableValueError } from "../store/store.ts";
 
-type NewPlantBody = components["schemas"]["NewPlant"];
-
-export function createPlantHandler(store: PlantStore): OperationHandler {
+export function createPlantHandler(store: PlantStore): OperationHandler<"createPlant"> {
   return async (_context, { body }) => {
     if (!body.ok || body.exactId === undefined) {
       // Validation lets neither through; failing loudly keeps this closed if that changes.
       throw new Error("createPlant reached with a body that did not pass validation");
     }
-    // The validator has checked this shape against the NewPlant schema.
-    const { name, tag } = body.forValidation as unknown as NewPlantBody;
+    // The validator has checked this shape against NewPlant; the id comes from its literal.
+    const { name, tag } = body.forValidation as unknown as OperationRequestBody<"createPlant">;
     const plant: Plant = tag === undefined ? { name } : { name, tag };
     try {
       const result = await store.create({ id: body.exactId, ...plant });
@@ -23,12 +20,10 @@ export function createPlantHandler(store: PlantStore): OperationHandler {
           `a plant with id ${body.exactId} already exists with a different name or tag`,
         );
       }
-      return ok(result.plant);
+      return { status: 200, body: result.plant };
     } catch (error) {
       if (error instanceof UnstorableValueError) return errorResponse(400, error.message);
       throw error;
     }
   };
 }
-
-const ok = (plant: Plant): ApiResponse => ({ status: 200, body: plant });

@@ -1,5 +1,5 @@
-// The one shape every answer takes before it is sent, and the contract's Error body.
-import type { components } from "../../generated/plants.ts";
+// The one shape every answer takes before it is sent, typed from the contract.
+import type { components, operations } from "../../generated/plants.ts";
 
 export type ErrorBody = components["schemas"]["Error"];
 export type PlantBody = components["schemas"]["Plant"];
@@ -10,11 +10,30 @@ export interface ApiResponse {
   headers?: Readonly<Record<string, string>>;
 }
 
-export function errorResponse(
-  status: number,
+type JsonContent<R> = R extends { content: { "application/json": infer Body } } ? Body : never;
+type Responses<Op extends keyof operations> = operations[Op]["responses"];
+
+/** An answer the YAML documents for this operation: a documented status with its body. */
+export type OperationResponse<Op extends keyof operations> = {
+  [Status in keyof Responses<Op>]: {
+    status: Status;
+    body: JsonContent<Responses<Op>[Status]>;
+    headers?: Readonly<Record<string, string>>;
+  };
+}[keyof Responses<Op>];
+
+/** The JSON request body the YAML documents for this operation. */
+export type OperationRequestBody<Op extends keyof operations> = operations[Op] extends {
+  requestBody: { content: { "application/json": infer Body } };
+}
+  ? Body
+  : never;
+
+export function errorResponse<Status extends number>(
+  status: Status,
   message: string,
   headers?: Readonly<Record<string, string>>,
-): ApiResponse {
+): { status: Status; body: ErrorBody; headers?: Readonly<Record<string, string>> } {
   return headers === undefined
     ? { status, body: { error: status, message } }
     : { status, body: { error: status, message }, headers };

@@ -2,9 +2,10 @@
 // wrong method, failed auth, failed validation, no handler) has a registered handler,
 // so an operation handler only ever sees a routed, authenticated, valid request.
 import { type Context, OpenAPIBackend } from "openapi-backend";
+import type { operations } from "../../generated/plants.ts";
 import type { AuthOutcome, TokenVerifier } from "../http/auth.ts";
 import type { Body } from "../http/body.ts";
-import { type ApiResponse, errorResponse } from "../http/responses.ts";
+import { type ApiResponse, errorResponse, type OperationResponse } from "../http/responses.ts";
 import { describeValidationErrors } from "../http/validation-message.ts";
 import { loadDocument } from "./document.ts";
 
@@ -13,11 +14,15 @@ export interface Call {
   body: Body;
 }
 
-export type OperationHandler = (context: Context, call: Call) => Promise<ApiResponse>;
+export type OperationHandler<Op extends keyof operations> = (
+  context: Context,
+  call: Call,
+) => Promise<OperationResponse<Op>>;
 
 export interface BackendOptions {
   verifier: TokenVerifier;
-  operations: Readonly<Record<string, OperationHandler>>;
+  /** One handler per operation in the YAML: the compiler reports a missing or extra one. */
+  operations: { [Op in keyof operations]: OperationHandler<Op> };
 }
 
 const REALM = 'realm="plantstore"';

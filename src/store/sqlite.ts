@@ -54,11 +54,18 @@ export function openSqliteStore(path: string): PlantStore {
     async get(id) {
       return read(id);
     },
+    describe() {
+      const journal = String(db.pragma("journal_mode", { simple: true }));
+      const synchronous = SYNCHRONOUS[Number(db.pragma("synchronous", { simple: true }))];
+      return `sqlite ${path} (journal_mode=${journal}, synchronous=${synchronous ?? "unknown"})`;
+    },
     async close() {
       db.close();
     },
   };
 }
+
+const SYNCHRONOUS = ["off", "normal", "full", "extra"];
 
 const toPlant = (row: Row): Plant =>
   row.tag === null ? { name: row.name } : { name: row.name, tag: row.tag };

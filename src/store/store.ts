@@ -20,6 +20,8 @@ export interface PlantStore {
   /** Resolves only once the plant is durably committed. */
   create(plant: NewPlant): Promise<CreateResult>;
   get(id: bigint): Promise<Plant | undefined>;
+  /** Engine, location and durability settings as in effect, for the start-up log line. */
+  describe(): string;
   close(): Promise<void>;
 }
 

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { INT64_MAX, INT64_MIN } from "../../src/http/int64.ts";
-import { expectError, plantJson, postPlant, useTestApp } from "../helpers/app.ts";
+import {
+  createTestApp,
+  expectError,
+  plantJson,
+  postPlant,
+  uniqueId,
+  useTestApp,
+} from "../helpers/app.ts";
 import { storeEngines } from "../helpers/stores.ts";
 
 const TWO_53 = 2n ** 53n;
@@ -57,17 +64,38 @@ describe.each(storeEngines)("ids are exact int64 ($name)", (engine) => {
     },
   );
 
+  // Each literal spells a fresh id u (past 2^53, last digits non-zero), so every case
+  // stores its own plant.
+  const digits = (value: bigint, width: number): string => String(value).padStart(width, "0");
   it.each([
-    ["1e2", 100n],
-    ["1.0", 1n],
-    ["9.223372036854775807e18", INT64_MAX],
-    ["-0", 0n],
-  ])("when the id is written %s, then it is the integer %s", async (literal, id) => {
+    ["an integer with .0", (u: bigint) => `${u}.0`],
+    ["a fraction with an exponent", (u: bigint) => `${u / 100n}.${digits(u % 100n, 2)}e2`],
+    ["a scaled-up integer with a negative exponent", (u: bigint) => `${u}0e-1`],
+    ["a padded mantissa", (u: bigint) => `${u}.000e0`],
+    ["an upper-case exponent", (u: bigint) => `${u / 1000n}.${digits(u % 1000n, 3)}E+3`],
+  ])("when the id is written as %s, then it is that integer exactly", async (_what, spell) => {
+    const u = uniqueId() * 1000n + 7n;
+    const literal = spell(u);
     const name = `literal ${literal}`;
     const res = await postPlant(app().app, `{"id":${literal},"name":"${name}"}`);
-    if (res.statusCode === 409) return; // an earlier case stored this id under its own name
     expect(res.statusCode).toBe(200);
-    expect(await app().db.store.get(id)).toStrictEqual({ name });
+    expect(await app().db.store.get(u)).toStrictEqual({ name });
+  });
+
+  it.each([
+    ["9.223372036854775807e18", INT64_MAX],
+    ["-9223372036854775808.0", INT64_MIN],
+    ["-0", 0n],
+    ["0e5", 0n],
+  ])("when the id is written %s, then it is %s (on a store of its own)", async (literal, id) => {
+    const own = await createTestApp(engine);
+    try {
+      const res = await postPlant(own.app, `{"id":${literal},"name":"only"}`);
+      expect(res.statusCode).toBe(200);
+      expect(await own.db.store.get(id)).toStrictEqual({ name: "only" });
+    } finally {
+      await own.close();
+    }
   });
 
   it.each(["1e400", "-1e400", "1e-400"])(

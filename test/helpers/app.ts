@@ -15,9 +15,22 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(engine: StoreEngine = sqliteEngine): Promise<TestApp> {
+/** The app on a fresh store; pass `logLines` to collect its log lines (parsed) instead of silence. */
+export async function createTestApp(
+  engine: StoreEngine = sqliteEngine,
+  logLines?: Record<string, unknown>[],
+): Promise<TestApp> {
   const db = await engine.create();
-  const app = await buildApp({ store: db.store, tokens: [TOKEN, OTHER_TOKEN], logLevel: "silent" });
+  const app = await buildApp({
+    store: db.store,
+    tokens: [TOKEN, OTHER_TOKEN],
+    ...(logLines === undefined
+      ? { logLevel: "silent" }
+      : {
+          logLevel: "info",
+          logStream: { write: (line: string) => logLines.push(JSON.parse(line)) },
+        }),
+  });
   await app.ready();
   return {
     app,

@@ -44,6 +44,10 @@ describe("openapi/plants.yaml keeps the seed contract", () => {
     expect(Object.keys(doc.paths)).toEqual(["/plants"]);
     expect(Object.keys(doc.paths["/plants"] ?? {})).toEqual(["post"]);
     const responses = doc.paths["/plants"]?.["post"]?.responses ?? {};
+    // Every status the server can answer is documented, and nothing else.
+    expect(Object.keys(responses).sort()).toEqual(
+      ["200", "400", "401", "404", "405", "409", "413", "415", "500", "503"].sort(),
+    );
     expect(responses["200"]).toMatchObject({
       content: { "application/json": { schema: { $ref: "#/components/schemas/Plant" } } },
     });

@@ -31,6 +31,13 @@ describe("SQLite specifics", () => {
     db.close();
   });
 
+  it("when the store is open, then its own connection commits with WAL and synchronous=FULL", async () => {
+    const path = tempPath("plants.db");
+    const store = openSqliteStore(path);
+    expect(store.describe()).toBe(`sqlite ${path} (journal_mode=wal, synchronous=full)`);
+    await store.close();
+  });
+
   it("when the schema is newer than this version knows, then opening is refused", () => {
     const path = tempPath("plants.db");
     openSqliteStore(path).close();

@@ -39,6 +39,7 @@ describe("configuration", () => {
     ["sqlite:./a/b.db", "/srv/plantstore/a/b.db"],
     ["sqlite:///abs/plants.db", "/abs/plants.db"],
     ["sqlite://rel/plants.db", "/srv/plantstore/rel/plants.db"],
+    ["SQLite:plants.db", "/srv/plantstore/plants.db"],
   ])("when DATABASE_URL is %s, then the file is %s", (url, path) => {
     expect(loadConfig({ DATABASE_URL: url }, cwd).databasePath).toBe(path);
   });
@@ -52,7 +53,9 @@ describe("configuration", () => {
     [{ LOG_LEVEL: "verbose" }, /^LOG_LEVEL must be one of/],
     [{ DATABASE_URL: "postgres://localhost/plants" }, /only SQLite is supported.*"postgres:"/],
     [{ DATABASE_URL: "plants.db" }, /^DATABASE_URL must be sqlite:PATH/],
-    [{ DATABASE_URL: "sqlite:" }, /^DATABASE_URL/],
+    [{ DATABASE_URL: "sqlite:" }, /^DATABASE_URL must name a file after sqlite:/],
+    [{ DATABASE_URL: "sqlite://" }, /^DATABASE_URL must name a file after sqlite:/],
+    [{ DATABASE_URL: "sqlite::memory:" }, /would not keep plants across restarts/],
     [{ PLANTSTORE_TOKENS: " , " }, /^PLANTSTORE_TOKENS is set but holds no token/],
     [{ PLANTSTORE_TOKENS: "short" }, /^PLANTSTORE_TOKENS entry 1 must be at least 16/],
     [{ PLANTSTORE_TOKENS: "token-aaaaaaaaaaaaaaaa,bad token with spaces" }, /entry 2/],

@@ -1,0 +1,35 @@
+// Answers written straight to a socket, for requests that never become a Fastify request:
+// ones Node's HTTP parser rejects, and CONNECT. The connection is closed after the answer.
+import { STATUS_CODES } from "node:http";
+import type { Duplex } from "node:stream";
+import { type ApiResponse, errorResponse } from "./responses.ts";
+
+export function writeRawResponse(socket: Duplex, response: ApiResponse): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const body = JSON.stringify(response.body);
+  const headers = Object.entries(response.headers ?? {})
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join("");
+  socket.end(
+    `HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ""}\r\n${headers}` +
+      "Content-Type: application/json; charset=utf-8\r\n" +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      "Connection: close\r\n\r\n" +
+      body,
+  );
+}
+
+/** What Node's HTTP parser could not accept, in the contract's shape. */
+export function parserErrorResponse(code: string | undefined): ApiResponse {
+  switch (code) {
+    case "HPE_HEADER_OVERFLOW":
+      return errorResponse(431, "the request headers are too large");
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      return errorResponse(408, "the request took too long to arrive");
+    default:
+      return errorResponse(400, "the request is not valid HTTP");
+  }
+}
