@@ -9,6 +9,7 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from "fastify";
+import type { Request } from "openapi-backend";
 import type { Config } from "./config.ts";
 import { createPlantHandler } from "./handlers/create-plant.ts";
 import { createTokenVerifier } from "./http/auth.ts";
@@ -17,7 +18,7 @@ import { addDraining } from "./http/draining.ts";
 import { parserErrorResponse, writeRawResponse } from "./http/raw-response.ts";
 import { OneLinePerRequest } from "./http/request-log.ts";
 import { type ApiResponse, errorResponse } from "./http/responses.ts";
-import { createBackend } from "./openapi/backend.ts";
+import { type Call, createBackend } from "./openapi/backend.ts";
 import type { PlantStore } from "./store/store.ts";
 
 /** Largest accepted request body; documented in openapi/plants.yaml (413). */
@@ -65,31 +66,31 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
 
-  // Routing, authentication and validation decisions all come from openapi-backend; a body
-  // problem is passed along and reported only once the request is routed and authenticated.
+  // Routing, authentication and validation decisions all come from openapi-backend; the
+  // body is interpreted only once the request is routed and authenticated (backend.ts).
   const decide = (
     method: string,
     target: string,
     headers: IncomingMessage["headers"],
-    body: Body,
-  ): Promise<ApiResponse> =>
-    api.handleRequest(
-      {
-        method,
-        path: originForm(target),
-        headers: headers as Record<string, string | string[]>,
-        body: body.ok ? body.forValidation : undefined,
-      },
-      { body },
-    );
-  const handle = async (request: FastifyRequest, reply: FastifyReply, body?: Body) =>
+    readBody: () => Body,
+  ): Promise<ApiResponse> => {
+    const request: Request = {
+      method,
+      path: originForm(target),
+      headers: headers as Request["headers"],
+    };
+    return api.handleRequest(request, { request, readBody } satisfies Call);
+  };
+  const handle = async (request: FastifyRequest, reply: FastifyReply, problem?: Body) =>
     send(
       reply,
       await decide(
         request.method,
         request.url,
         request.headers,
-        body ?? interpretBody(request.headers["content-type"], request.body as Buffer | undefined),
+        () =>
+          problem ??
+          interpretBody(request.headers["content-type"], request.body as Buffer | undefined),
       ),
     );
 
@@ -98,8 +99,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setNotFoundHandler((request, reply) => handle(request, reply));
   // CONNECT never reaches Fastify's routes; answer it from the same decisions.
   app.server.on("connect", (request: IncomingMessage, socket: Duplex) => {
-    const noBody: Body = { ok: false, problem: { status: 400, message: "no body" } };
-    decide("CONNECT", request.url ?? "/", request.headers, noBody).then(
+    const noBody: Body = { ok: false, problem: { status: 400, message: "CONNECT has no body" } };
+    decide("CONNECT", request.url ?? "/", request.headers, () => noBody).then(
       (response) => writeRawResponse(socket, response),
       () => socket.destroy(),
     );

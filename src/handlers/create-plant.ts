@@ -5,7 +5,7 @@ import { type Plant, type PlantStore, UnstorableValueError } from "../store/stor
 
 export function createPlantHandler(store: PlantStore): OperationHandler<"createPlant"> {
   return async (_context, { body }) => {
-    if (!body.ok || body.exactId === undefined) {
+    if (body === undefined || !body.ok || body.exactId === undefined) {
       // Validation lets neither through; failing loudly keeps this closed if that changes.
       throw new Error("createPlant reached with a body that did not pass validation");
     }

@@ -1,7 +1,7 @@
 // openapi-backend, configured to fail closed: every outcome it can reach (unknown path,
 // wrong method, failed auth, failed validation, no handler) has a registered handler,
 // so an operation handler only ever sees a routed, authenticated, valid request.
-import { type Context, OpenAPIBackend } from "openapi-backend";
+import { type Context, OpenAPIBackend, type Request } from "openapi-backend";
 import type { operations } from "../../generated/plants.ts";
 import type { AuthOutcome, TokenVerifier } from "../http/auth.ts";
 import type { Body } from "../http/body.ts";
@@ -11,7 +11,12 @@ import { loadDocument } from "./document.ts";
 
 /** What the Fastify route hands to every openapi-backend handler besides the context. */
 export interface Call {
-  body: Body;
+  /** The request given to handleRequest; its body is filled in after authentication. */
+  readonly request: Request;
+  /** Interprets the raw body (src/http/body.ts). */
+  readonly readBody: () => Body;
+  /** Set once the caller is authenticated; validationFail and operations always have it. */
+  body?: Body;
 }
 
 export type OperationHandler<Op extends keyof operations> = (
@@ -57,9 +62,18 @@ export async function createBackend({
         );
       },
       unauthorizedHandler: (c: Context) => unauthorized(c),
-      validationFail: (c: Context, call: Call) => {
-        if (!call.body.ok)
-          return errorResponse(call.body.problem.status, call.body.problem.message);
+      // The body is read only for an authenticated caller, after routing and before
+      // validation: nobody without a token can make the server decode or parse JSON.
+      postSecurityHandler: (c: Context, call: Call) => {
+        if (!c.security["authorized"]) return;
+        const body = call.readBody();
+        call.body = body;
+        call.request.body = body.ok ? body.forValidation : undefined;
+      },
+      validationFail: (c: Context, { body }: Call) => {
+        if (body !== undefined && !body.ok) {
+          return errorResponse(body.problem.status, body.problem.message);
+        }
         return errorResponse(400, describeValidationErrors(c.validation.errors ?? []));
       },
       notImplemented: (c: Context) =>
