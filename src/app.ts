@@ -73,11 +73,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     target: string,
     headers: IncomingMessage["headers"],
     readBody: () => Body,
+    query?: unknown,
   ): Promise<ApiResponse> => {
     const request: Request = {
       method,
       path: originForm(target),
       headers: headers as Request["headers"],
+      // Fastify's parse keeps every key (qs, openapi-backend's fallback, drops __proto__ & co).
+      ...(query === undefined ? {} : { query: query as NonNullable<Request["query"]> }),
     };
     return api.handleRequest(request, { request, readBody } satisfies Call);
   };
@@ -91,6 +94,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         () =>
           problem ??
           interpretBody(request.headers["content-type"], request.body as Buffer | undefined),
+        request.query,
       ),
     );
 

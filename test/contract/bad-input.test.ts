@@ -104,15 +104,22 @@ describe.each(storeEngines)(
       expect(await app().db.store.get(id)).toBeUndefined();
     });
 
-    it("when a query parameter is sent, then 400 names it and nothing is stored", async () => {
+    it.each([
+      ["dryRun=true", "dryRun"],
+      ["__proto__=1", "__proto__"],
+      ["toString=1", "toString"],
+      ["constructor[prototype][x]=1", "constructor[prototype][x]"],
+      ["a=1&a=2", "a"],
+    ])("when the query is %s, then 400 names %s and nothing is stored", async (query, name) => {
       const id = uniqueId();
       const res = await app().app.inject({
         method: "POST",
-        url: "/plants?dryRun=true",
+        url: `/plants?${query}`,
         headers: { ...AUTH, ...JSON_TYPE },
         payload: `{"id":${id},"name":"x"}`,
       });
-      expectError(res, 400, /query parameter "dryRun"/);
+      const body = expectError(res, 400);
+      expect(body.message).toContain(`query parameter "${name}"`);
       expect(await app().db.store.get(id)).toBeUndefined();
     });
   },
