@@ -16,13 +16,15 @@ import { createTokenVerifier } from "./http/auth.ts";
 import { type Body, type BodyProblem, interpretBody } from "./http/body.ts";
 import { addDraining } from "./http/draining.ts";
 import { parserErrorResponse, writeRawResponse } from "./http/raw-response.ts";
-import { OneLinePerRequest } from "./http/request-log.ts";
+import { logAnswered, OneLinePerRequest } from "./http/request-log.ts";
 import { type ApiResponse, errorResponse } from "./http/responses.ts";
 import { type Call, createBackend } from "./openapi/backend.ts";
 import type { PlantStore } from "./store/store.ts";
 
 /** Largest accepted request body; documented in openapi/plants.yaml (413). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
+/** Time a whole request may take to arrive; Node checks it every 30 s or so. */
+const REQUEST_TIMEOUT_MS = 30_000;
 
 export interface AppOptions {
   store: PlantStore;
@@ -43,10 +45,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return503OnClosing: false,
     // Node would answer a missing Host with a bare 400; check it below, in the contract's shape.
     http: { requireHostHeader: false },
-    clientErrorHandler: (error: Error & { code?: string }, socket) =>
-      writeRawResponse(socket, parserErrorResponse(error.code)),
-    frameworkErrors: (error, _request, reply) =>
-      send(reply, errorResponse(400, `the request target is not valid: ${error.message}`)),
+    // A slow or stalled request is answered 408 (by clientErrorHandler) instead of held open.
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    clientErrorHandler(this: FastifyInstance, error: Error & { code?: string }, socket) {
+      const response = parserErrorResponse(error.code);
+      this.log.info(
+        { status: response.status, code: error.code },
+        "request refused by the HTTP parser",
+      );
+      writeRawResponse(socket, response);
+    },
+    frameworkErrors: (error, request, reply) => {
+      // Fastify skips its completion logging on this path; log the answer here instead.
+      logAnswered(request.log, { method: request.method, url: request.url, status: 400 });
+      return send(reply, errorResponse(400, `the request target is not valid: ${error.message}`));
+    },
   });
 
   const api = await createBackend({
@@ -104,8 +117,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // CONNECT never reaches Fastify's routes; answer it from the same decisions.
   app.server.on("connect", (request: IncomingMessage, socket: Duplex) => {
     const noBody: Body = { ok: false, problem: { status: 400, message: "CONNECT has no body" } };
-    decide("CONNECT", request.url ?? "/", request.headers, () => noBody).then(
-      (response) => writeRawResponse(socket, response),
+    const url = request.url ?? "/";
+    decide("CONNECT", url, request.headers, () => noBody).then(
+      (response) => {
+        logAnswered(app.log, { method: "CONNECT", url, status: response.status });
+        writeRawResponse(socket, response);
+      },
       () => socket.destroy(),
     );
   });

@@ -1,5 +1,20 @@
 // One structured line per request, written once it is answered (Fastify writes two).
-import { type FastifyReply, type FastifyRequest, LogController } from "fastify";
+import {
+  type FastifyBaseLogger,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from "fastify";
+
+export interface RequestLine {
+  method: string;
+  url: string;
+  status: number;
+  ms?: number;
+}
+
+export const logAnswered = (log: FastifyBaseLogger, line: RequestLine): void =>
+  log.info(line, "request completed");
 
 export class OneLinePerRequest extends LogController {
   override incomingRequest(): void {}
@@ -9,13 +24,13 @@ export class OneLinePerRequest extends LogController {
     request: FastifyRequest,
     reply: FastifyReply,
   ): void {
-    const line = {
+    const line: RequestLine = {
       method: request.method,
       url: request.url,
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime * 10) / 10,
     };
     if (error) reply.log.error({ ...line, err: error }, "request failed");
-    else reply.log.info(line, "request completed");
+    else logAnswered(reply.log, line);
   }
 }

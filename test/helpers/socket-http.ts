@@ -38,8 +38,11 @@ export interface RawAnswer extends Answer {
   raw: string;
 }
 
-/** Bytes to write, or something to wait for before writing the next bytes. */
-export type RawStep = string | Buffer | (() => Promise<void>);
+/**
+ * Bytes to write, or something to wait for before writing the next bytes; it is given what
+ * has been received so far (latin1), e.g. to wait for a "100 Continue".
+ */
+export type RawStep = string | Buffer | ((received: () => string) => Promise<void>);
 
 /**
  * Writes `steps` to a fresh TCP connection, one after another, and reads one HTTP
@@ -98,7 +101,7 @@ export function rawExchange(
         for (const step of steps) {
           if (done || socket.destroyed) return;
           if (typeof step === "function") {
-            await step().catch((error: unknown) =>
+            await step(() => received.toString("latin1")).catch((error: unknown) =>
               finish(error instanceof Error ? error : new Error(String(error))),
             );
             continue;
@@ -111,17 +114,23 @@ export function rawExchange(
   });
 }
 
-/** The complete responses at the start of `data`; `closed` completes a response without a length. */
+/**
+ * The complete final responses at the start of `data`, skipping interim ones (100 Continue);
+ * `closed` completes a response without a length.
+ */
 function parseResponses(data: Buffer, closed: boolean): RawAnswer[] {
   const answers: RawAnswer[] = [];
   let at = 0;
   for (;;) {
     const parsed = parseResponse(data.subarray(at), closed);
     if (parsed === undefined) return answers;
-    answers.push(parsed.answer);
+    if (!isInterim(parsed.answer.status)) answers.push(parsed.answer);
     at += parsed.length;
   }
 }
+
+/** 1xx other than 101: a head with no body, followed by the final response (RFC 9110 §15.2). */
+const isInterim = (status: number): boolean => status >= 100 && status < 200 && status !== 101;
 
 /** The response at the start of `data` and its length in bytes, if it is complete. */
 function parseResponse(
@@ -142,6 +151,10 @@ function parseResponse(
       headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
   }
   const bodyStart = headEnd + 4;
+  if (isInterim(status)) {
+    const raw = data.subarray(0, bodyStart).toString("latin1");
+    return { answer: { status, headers, body: "", raw }, length: bodyStart };
+  }
   const rest = data.subarray(bodyStart);
   let body: Buffer;
   let bodyLength: number;

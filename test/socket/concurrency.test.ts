@@ -1,5 +1,6 @@
-// Concurrent creates of one id over real sockets: one version wins, identical bodies are
-// idempotent replays of it, and every different body is a 409.
+// Concurrent creates of one id over real sockets, to one server process and to two processes
+// sharing one SQLite file: one version wins, identical bodies are idempotent replays of it,
+// and every different body is a 409.
 import { isDeepStrictEqual } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { openSqliteStore } from "../../src/store/sqlite.ts";
@@ -47,15 +48,47 @@ const DIFFERENT: readonly Plant[] = [
   { name: "Maranta", tag: "shade" },
 ];
 
-/** 45 common bodies and the 5 different ones, at positions that vary per round. */
-function bodiesForRound(round: number): Plant[] {
-  const bodies: Plant[] = Array.from({ length: REQUESTS - DIFFERENT.length }, () => COMMON);
+/** The common bodies and the 5 different ones, at positions that vary per round. */
+function bodiesForRound(round: number, requests: number = REQUESTS): Plant[] {
+  const bodies: Plant[] = Array.from({ length: requests - DIFFERENT.length }, () => COMMON);
   DIFFERENT.forEach((plant, i) => {
     bodies.splice((round * 7 + i * 11) % (bodies.length + 1), 0, plant);
   });
   // Round 2 leads with a different body, so the winner is not always the common one.
   if (round === 2) bodies.unshift(...bodies.splice(bodies.indexOf(DIFFERENT[3] ?? COMMON), 1));
   return bodies;
+}
+
+/**
+ * Exactly one of the bodies sent is stored under `id`; every answer is 200 or 409; the 200s
+ * carry the stored version and the 409s are exactly the requests whose body differs from it.
+ */
+async function expectOneVersionWon(
+  store: PlantStore,
+  id: bigint,
+  bodies: readonly Plant[],
+  answers: readonly Answer[],
+): Promise<void> {
+  expect(answers).toHaveLength(bodies.length);
+  const winner = await store.get(id);
+  expect(winner).toBeDefined();
+  if (winner === undefined) return;
+  // The stored version is one of those sent, exactly.
+  expect(bodies.some((plant) => isDeepStrictEqual(plantOf(plant), winner))).toBe(true);
+
+  expect(answers.map((a) => a.status).filter((s) => s !== 200 && s !== 409)).toEqual([]);
+  bodies.forEach((plant, i) => {
+    const answer = answers[i];
+    if (answer === undefined) throw new Error(`no answer for request ${i}`);
+    if (samePlant(plant, winner)) {
+      expectPlantAnswer(answer, winner);
+    } else {
+      expect(expectErrorAnswer(answer, 409).message).toContain(String(id));
+    }
+  });
+  const accepted = answers.filter((a) => a.status === 200).length;
+  expect(accepted).toBe(bodies.filter((plant) => samePlant(plant, winner)).length);
+  expect(accepted).toBeGreaterThanOrEqual(1);
 }
 
 describe("concurrent creates of one id", () => {
@@ -70,25 +103,68 @@ describe("concurrent creates of one id", () => {
         bodies.map((plant) => post(server.url, plantJson(id, plant.name, plant.tag))),
       );
 
-      const winner = await stored.get(id);
-      expect(winner).toBeDefined();
-      if (winner === undefined) return;
-      // The stored version is one of those sent, exactly.
-      expect(bodies.some((plant) => isDeepStrictEqual(plantOf(plant), winner))).toBe(true);
+      await expectOneVersionWon(stored, id, bodies, answers);
+    },
+  );
+});
 
-      expect(answers.map((a) => a.status).filter((s) => s !== 200 && s !== 409)).toEqual([]);
-      bodies.forEach((plant, i) => {
-        const answer = answers[i];
-        if (answer === undefined) throw new Error(`no answer for request ${i}`);
-        if (samePlant(plant, winner)) {
-          expectPlantAnswer(answer, winner);
-        } else {
-          expect(expectErrorAnswer(answer, 409).message).toContain(String(id));
-        }
-      });
-      const accepted = answers.filter((a) => a.status === 200).length;
-      expect(accepted).toBe(bodies.filter((plant) => samePlant(plant, winner)).length);
-      expect(accepted).toBeGreaterThanOrEqual(1);
+describe("two server processes on one SQLite file", () => {
+  const TWO_PROCESS_REQUESTS = 60;
+  let shared: TempDb;
+  let first: ServerProcess;
+  let second: ServerProcess;
+  let sharedStore: PlantStore;
+
+  beforeAll(async () => {
+    shared = makeTempDb();
+    // One at a time: the first start creates the file and its schema.
+    first = await startServer({ databasePath: shared.path });
+    second = await startServer({ databasePath: shared.path });
+    sharedStore = openSqliteStore(shared.path);
+  });
+
+  afterAll(async () => {
+    try {
+      await sharedStore?.close();
+      // stop() kills a server that does not exit in time, so neither outlives this block;
+      // killLeftoverServers is left to the file's afterAll, which still needs its own server.
+      const exits = await Promise.all([first?.stop(), second?.stop()]);
+      expect(exits).toEqual([
+        { code: 0, signal: null },
+        { code: 0, signal: null },
+      ]);
+    } finally {
+      shared?.remove();
+    }
+  });
+
+  test.each([0, 1, 2, 3])(
+    "when 60 creates of one id (55 identical, 5 different) race across two processes (round %i), then exactly one version is stored, its senders get 200 with it, every other sender gets 409 and nothing is 5xx",
+    async (round) => {
+      const id = uniqueId();
+      const bodies = bodiesForRound(round, TWO_PROCESS_REQUESTS);
+      expect(bodies).toHaveLength(TWO_PROCESS_REQUESTS);
+      // Alternate servers, so identical and different bodies reach both processes.
+      const servers = [first, second] as const;
+
+      const answers: Answer[] = await Promise.all(
+        bodies.map((plant, i) =>
+          post(servers[i % 2 === 0 ? 0 : 1].url, plantJson(id, plant.name, plant.tag)),
+        ),
+      );
+
+      expect(answers.filter((a) => a.status >= 500).map((a) => a.body)).toEqual([]);
+      await expectOneVersionWon(sharedStore, id, bodies, answers);
+      // Afterwards each process replays the stored version to a sender of it.
+      const winner = await sharedStore.get(id);
+      const replay = bodies.find((plant) => winner !== undefined && samePlant(plant, winner));
+      if (replay === undefined) throw new Error("no body matches the stored version");
+      for (const server of servers) {
+        expectPlantAnswer(
+          await post(server.url, plantJson(id, replay.name, replay.tag)),
+          plantOf(replay),
+        );
+      }
     },
   );
 });

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { openSqliteStore } from "../../src/store/sqlite.ts";
 import type { PlantStore } from "../../src/store/store.ts";
-import { plantJson, uniqueId } from "../helpers/app.ts";
+import { AUTH, plantJson, uniqueId } from "../helpers/app.ts";
 import {
   killLeftoverServers,
   makeTempDb,
@@ -315,5 +315,110 @@ describe("other non-200 answers over the socket", () => {
       },
       404,
     );
+  });
+});
+
+describe("requests that never become normal routes, on a raw socket", () => {
+  /** A complete request with the test token and a JSON body; `requestLine` is sent as given. */
+  const rawWithBody = (requestLine: string, body: string, headers: readonly string[]): string =>
+    [
+      requestLine,
+      ...headers,
+      `Authorization: ${AUTH.authorization}`,
+      "Content-Type: application/json",
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      "Connection: close",
+      "",
+      body,
+    ].join("\r\n");
+
+  test("when the path has bad percent-encoding (POST /pl%ants), then the answer is 400 with the Error body and nothing is stored", async () => {
+    const id = uniqueId();
+    const answer = await rawRequest(server.url, [
+      rawWithBody("POST /pl%ants HTTP/1.1", plantJson(id, "bad escape"), [`Host: ${host()}`]),
+    ]);
+
+    expect(expectErrorAnswer(answer, 400).message).toContain("/pl%ants");
+    expect(await stored.get(id)).toBeUndefined();
+  });
+
+  test("when an HTTP/1.1 request has no Host header, then the answer is 400 with an Error body that names Host, and nothing is stored", async () => {
+    const id = uniqueId();
+    const answer = await rawRequest(server.url, [
+      rawWithBody("POST /plants HTTP/1.1", plantJson(id, "no host"), []),
+    ]);
+
+    expect(expectErrorAnswer(answer, 400).message).toContain("Host");
+    expect(await stored.get(id)).toBeUndefined();
+  });
+
+  test("when an HTTP/1.0 request has no Host header (which 1.0 does not require), then the plant is created (200) and stored", async () => {
+    const id = uniqueId();
+    const answer = await rawRequest(server.url, [
+      rawWithBody("POST /plants HTTP/1.0", plantJson(id, "old client"), []),
+    ]);
+
+    expectPlantAnswer(answer, { name: "old client" });
+    expect(await stored.get(id)).toStrictEqual({ name: "old client" });
+  });
+
+  test("when CONNECT /plants is sent, then the answer is 405 with Allow: POST and the Error body, and the connection is closed", async () => {
+    const answer = await rawRequest(server.url, [
+      `CONNECT /plants HTTP/1.1\r\nHost: ${host()}\r\n\r\n`,
+    ]);
+
+    expectErrorAnswer(answer, 405);
+    expect(answer.headers["allow"]).toBe("POST");
+    expect(answer.headers["connection"]).toBe("close");
+  });
+
+  test("when CONNECT example.com:443 is sent (a proxy tunnel), then the answer is 404 with the Error body and the connection is closed", async () => {
+    const answer = await rawRequest(server.url, [
+      "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n",
+    ]);
+
+    expectErrorAnswer(answer, 404);
+    expect(answer.headers["allow"]).toBeUndefined();
+    expect(answer.headers["connection"]).toBe("close");
+  });
+
+  test.each(["PURGE", "LINK"])(
+    "when %s /plants is sent with a valid token and body (a method Fastify has no route for), then the answer is 405 with Allow: POST and the Error body, and nothing is stored",
+    async (method) => {
+      const id = uniqueId();
+      const answer = await rawRequest(server.url, [
+        rawWithBody(`${method} /plants HTTP/1.1`, plantJson(id, `by ${method}`), [
+          `Host: ${host()}`,
+        ]),
+      ]);
+
+      expect(expectErrorAnswer(answer, 405).message).toContain(method);
+      expect(answer.headers["allow"]).toBe("POST");
+      expect(await stored.get(id)).toBeUndefined();
+    },
+  );
+
+  test("when the target is in absolute form (POST http://host:port/plants, as proxies send), then the plant is created (200) and stored", async () => {
+    const id = uniqueId();
+    const answer = await rawRequest(server.url, [
+      rawWithBody(`POST ${server.url}/plants HTTP/1.1`, plantJson(id, "via a proxy", "abs"), [
+        `Host: ${host()}`,
+      ]),
+    ]);
+
+    expectPlantAnswer(answer, { name: "via a proxy", tag: "abs" });
+    expect(await stored.get(id)).toStrictEqual({ name: "via a proxy", tag: "abs" });
+  });
+
+  test("when the target is in absolute form with an unknown path, then the answer is 404 with the Error body and nothing is stored", async () => {
+    const id = uniqueId();
+    const answer = await rawRequest(server.url, [
+      rawWithBody(`POST ${server.url}/nowhere HTTP/1.1`, plantJson(id, "lost"), [
+        `Host: ${host()}`,
+      ]),
+    ]);
+
+    expectErrorAnswer(answer, 404);
+    expect(await stored.get(id)).toBeUndefined();
   });
 });

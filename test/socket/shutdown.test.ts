@@ -6,12 +6,7 @@ import { afterAll, afterEach, describe, expect, test } from "vitest";
 import { openSqliteStore } from "../../src/store/sqlite.ts";
 import { plantJson, uniqueId } from "../helpers/app.ts";
 import { type Outcome, plantOf, sleep, startLoad, waitUntil } from "../helpers/load.ts";
-import {
-  killLeftoverServers,
-  makeTempDb,
-  type ServerProcess,
-  startServer,
-} from "../helpers/server-process.ts";
+import { killLeftoverServers, makeTempDb, startServer } from "../helpers/server-process.ts";
 import {
   expectErrorAnswer,
   expectPlantAnswer,
@@ -100,9 +95,10 @@ describe("a graceful stop (SIGTERM)", () => {
       rawHead(new URL(server.url).host, {
         "Content-Type": "application/json",
         "Content-Length": String(Buffer.byteLength(body)),
+        Expect: "100-continue",
       }) + body.slice(0, split),
-      async () => {
-        await waitUntil(() => loggedIncomingRequests(server) === 1, "the server has the request");
+      async (received) => {
+        await waitUntil(() => hasContinue(received()), "the server has the request");
         exit = server.stop("SIGTERM");
         await waitUntilRefused(server.url);
       },
@@ -139,15 +135,17 @@ describe("a graceful stop (SIGTERM)", () => {
         rawHead(host, {
           "Content-Type": "application/json",
           "Content-Length": String(Buffer.byteLength(body)),
+          Expect: "100-continue",
         }) + body.slice(0, 5),
       );
-      await waitUntil(() => loggedIncomingRequests(server) === 1, "the server has the request");
+      await waitUntil(() => hasContinue(received), "the server has the request");
       const exit = server.stop("SIGTERM", 5_000);
       await waitUntilRefused(server.url);
       socket.write(body.slice(5));
-      await waitUntil(() => received.includes("\r\n\r\n"), "the answer arrives");
+      const final = (): string => received.slice(CONTINUE.length);
+      await waitUntil(() => final().includes("\r\n\r\n"), "the answer arrives");
 
-      expect(received).toMatch(/^HTTP\/1\.1 200 /);
+      expect(final()).toMatch(/^HTTP\/1\.1 200 /);
       // Like any keep-alive client (fetch's pool, a proxy), the socket stays open.
       expect(await exit).toEqual({ code: 0, signal: null });
     } finally {
@@ -163,9 +161,10 @@ describe("a graceful stop (SIGTERM)", () => {
     const second = { id: uniqueId(), name: "pipelined too late" };
     const firstBody = plantJson(first.id, first.name, first.tag);
     const secondBody = plantJson(second.id, second.name);
-    const headers = (body: string): Record<string, string> => ({
+    const headers = (body: string, more: Record<string, string> = {}): Record<string, string> => ({
       "Content-Type": "application/json",
       "Content-Length": String(Buffer.byteLength(body)),
+      ...more,
     });
     const host = new URL(server.url).host;
     let exit: Promise<unknown> = Promise.resolve();
@@ -173,11 +172,11 @@ describe("a graceful stop (SIGTERM)", () => {
     const [firstAnswer] = await rawExchange(
       server.url,
       [
-        rawHead(host, headers(firstBody)) + firstBody.slice(0, 5),
-        async () => {
+        rawHead(host, headers(firstBody, { Expect: "100-continue" })) + firstBody.slice(0, 5),
+        async (received) => {
           // The connection is busy with the first request, so the stop does not close it;
           // the second request begins only after the stop has begun.
-          await waitUntil(() => loggedIncomingRequests(server) === 1, "the server has the request");
+          await waitUntil(() => hasContinue(received()), "the server has the request");
           exit = server.stop("SIGTERM");
           await waitUntilRefused(server.url);
         },
@@ -200,9 +199,8 @@ describe("a graceful stop (SIGTERM)", () => {
   });
 });
 
-/** How many "incoming request" lines the server has logged. */
-function loggedIncomingRequests(server: ServerProcess): number {
-  return server
-    .stdoutLines()
-    .filter((line) => (JSON.parse(line) as { msg?: unknown }).msg === "incoming request").length;
-}
+// The server logs nothing when a request arrives (one line once it is answered), so a test
+// learns that the server holds a request from "Expect: 100-continue": Node sends the
+// 100 Continue as it hands the parsed request head to Fastify.
+const CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n";
+const hasContinue = (received: string): boolean => received.startsWith(CONTINUE);
