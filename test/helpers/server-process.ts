@@ -7,6 +7,9 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { expect } from "vitest";
+import { openSqliteStore } from "../../src/store/sqlite.ts";
+import type { PlantStore } from "../../src/store/store.ts";
 import { TOKEN } from "./app.ts";
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -224,4 +227,30 @@ export function makeTempDb(fileName = "plants.db"): TempDb {
     path: join(dir, fileName),
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/** A spawned server on a fresh database, plus a second connection to check what it stored. */
+export interface ServerFixture {
+  db: TempDb;
+  server: ServerProcess;
+  stored: PlantStore;
+}
+
+export async function openServerFixture(): Promise<ServerFixture> {
+  const db = makeTempDb();
+  const server = await startServer({ databasePath: db.path });
+  return { db, server, stored: openSqliteStore(db.path) };
+}
+
+/** Closes the fixture; the server must stop cleanly (exit 0) on SIGTERM. */
+export async function closeServerFixture(fixture: Partial<ServerFixture>): Promise<void> {
+  try {
+    await fixture.stored?.close();
+    if (fixture.server !== undefined) {
+      expect(await fixture.server.stop()).toEqual({ code: 0, signal: null });
+    }
+  } finally {
+    await killLeftoverServers();
+    fixture.db?.remove();
+  }
 }

@@ -8,8 +8,9 @@ import { type Plant, type PlantStore, samePlant } from "../../src/store/store.ts
 import { plantJson, uniqueId } from "../helpers/app.ts";
 import { plantOf } from "../helpers/load.ts";
 import {
-  killLeftoverServers,
+  closeServerFixture,
   makeTempDb,
+  openServerFixture,
   type ServerProcess,
   startServer,
   type TempDb,
@@ -23,20 +24,9 @@ let server: ServerProcess;
 let stored: PlantStore;
 
 beforeAll(async () => {
-  db = makeTempDb();
-  server = await startServer({ databasePath: db.path });
-  stored = openSqliteStore(db.path);
+  ({ db, server, stored } = await openServerFixture());
 });
-
-afterAll(async () => {
-  try {
-    await stored?.close();
-    expect(await server?.stop()).toEqual({ code: 0, signal: null });
-  } finally {
-    await killLeftoverServers();
-    db?.remove();
-  }
-});
+afterAll(() => closeServerFixture({ db, server, stored }));
 
 /** The common body, and five that differ from it (and from each other) in name, tag or tag presence. */
 const COMMON: Plant = { name: "Calathea", tag: "shade" };

@@ -1,14 +1,12 @@
 // HTTP over a real socket against the spawned server: body size limit, content types,
 // malformed HTTP and the exact shape of answers on the wire.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { openSqliteStore } from "../../src/store/sqlite.ts";
 import type { PlantStore } from "../../src/store/store.ts";
 import { AUTH, plantJson, uniqueId } from "../helpers/app.ts";
 import {
-  killLeftoverServers,
-  makeTempDb,
+  closeServerFixture,
+  openServerFixture,
   type ServerProcess,
-  startServer,
   type TempDb,
 } from "../helpers/server-process.ts";
 import {
@@ -27,21 +25,9 @@ let server: ServerProcess;
 let stored: PlantStore;
 
 beforeAll(async () => {
-  db = makeTempDb();
-  server = await startServer({ databasePath: db.path });
-  stored = openSqliteStore(db.path);
+  ({ db, server, stored } = await openServerFixture());
 });
-
-afterAll(async () => {
-  try {
-    await stored?.close();
-    const exit = await server?.stop();
-    expect(exit).toEqual({ code: 0, signal: null });
-  } finally {
-    await killLeftoverServers();
-    db?.remove();
-  }
-});
+afterAll(() => closeServerFixture({ db, server, stored }));
 
 /** A valid NewPlant JSON text of exactly `bytes` UTF-8 bytes, padded with an unknown field. */
 function paddedPlantJson(id: bigint, name: string, bytes: number): string {
