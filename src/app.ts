@@ -9,7 +9,6 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from "fastify";
-import type { Request } from "openapi-backend";
 import type { Config } from "./config.ts";
 import { createPlantHandler } from "./handlers/create-plant.ts";
 import { createTokenVerifier } from "./http/auth.ts";
@@ -18,7 +17,8 @@ import { addDraining } from "./http/draining.ts";
 import { parserErrorResponse, writeRawResponse } from "./http/raw-response.ts";
 import { logAnswered, OneLinePerRequest } from "./http/request-log.ts";
 import { type ApiResponse, errorResponse } from "./http/responses.ts";
-import { type Call, createBackend } from "./openapi/backend.ts";
+import { createBackend } from "./openapi/backend.ts";
+import { createDecide } from "./openapi/decide.ts";
 import type { PlantStore } from "./store/store.ts";
 
 /** Largest accepted request body; documented in openapi/plants.yaml (413). */
@@ -79,37 +79,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
 
-  // Routing, authentication and validation decisions all come from openapi-backend; the
-  // body is interpreted only once the request is routed and authenticated (backend.ts).
-  const decide = (
-    method: string,
-    target: string,
-    headers: IncomingMessage["headers"],
-    readBody: () => Body,
-    query?: unknown,
-  ): Promise<ApiResponse> => {
-    const request: Request = {
-      method,
-      path: originForm(target),
-      headers: headers as Request["headers"],
-      // Fastify's parse keeps every key (qs, openapi-backend's fallback, drops __proto__ & co).
-      ...(query === undefined ? {} : { query: query as NonNullable<Request["query"]> }),
-    };
-    return api.handleRequest(request, { request, readBody } satisfies Call);
+  // Every decision comes from openapi-backend (src/openapi/decide.ts); a body problem found
+  // while receiving is reported only once the request is routed and authenticated.
+  const decide = createDecide(api);
+  const handle = async (request: FastifyRequest, reply: FastifyReply, problem?: Body) => {
+    const readBody = () =>
+      problem ?? interpretBody(request.headers["content-type"], request.body as Buffer | undefined);
+    const { method, url: target, headers, query } = request;
+    return send(reply, await decide({ method, target, headers, query, readBody }));
   };
-  const handle = async (request: FastifyRequest, reply: FastifyReply, problem?: Body) =>
-    send(
-      reply,
-      await decide(
-        request.method,
-        request.url,
-        request.headers,
-        () =>
-          problem ??
-          interpretBody(request.headers["content-type"], request.body as Buffer | undefined),
-        request.query,
-      ),
-    );
 
   app.all("*", (request, reply) => handle(request, reply));
   // Methods Fastify has no route for (PURGE, LINK, ...) still get openapi-backend's 404 or 405.
@@ -118,7 +96,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.server.on("connect", (request: IncomingMessage, socket: Duplex) => {
     const noBody: Body = { ok: false, problem: { status: 400, message: "CONNECT has no body" } };
     const url = request.url ?? "/";
-    decide("CONNECT", url, request.headers, () => noBody).then(
+    decide({
+      method: "CONNECT",
+      target: url,
+      headers: request.headers,
+      readBody: () => noBody,
+    }).then(
       (response) => {
         logAnswered(app.log, { method: "CONNECT", url, status: response.status });
         writeRawResponse(socket, response);
@@ -157,17 +140,6 @@ function send(reply: FastifyReply, response: ApiResponse): FastifyReply {
 
 const internalError = (request: FastifyRequest): ApiResponse =>
   errorResponse(500, `internal error; quote request id ${request.id}`);
-
-/** An absolute-form target (RFC 9112 §3.2.2, as proxies send) reduced to path and query. */
-function originForm(target: string): string {
-  if (!/^https?:\/\//i.test(target)) return target;
-  try {
-    const url = new URL(target);
-    return url.pathname + url.search;
-  } catch {
-    return target;
-  }
-}
 
 // Only Fastify's own request errors (a bad Content-Length, ...) are the client's fault.
 function isClientError(error: FastifyError): boolean {

@@ -1,0 +1,42 @@
+// Asks openapi-backend for the answer to one request: routing, authentication, body
+// interpretation (only once authenticated), validation and the operation handler.
+import type { IncomingHttpHeaders } from "node:http";
+import type { OpenAPIBackend, Request } from "openapi-backend";
+import type { Body } from "../http/body.ts";
+import type { ApiResponse } from "../http/responses.ts";
+import type { Call } from "./backend.ts";
+
+export interface RequestFacts {
+  method: string;
+  /** The request target as received: origin-form, or absolute-form from a proxy. */
+  target: string;
+  headers: IncomingHttpHeaders;
+  /** Parsed query; without it openapi-backend parses the target's, dropping __proto__ & co. */
+  query?: unknown;
+  readBody: () => Body;
+}
+
+export type Decide = (facts: RequestFacts) => Promise<ApiResponse>;
+
+export function createDecide(api: OpenAPIBackend): Decide {
+  return ({ method, target, headers, query, readBody }) => {
+    const request: Request = {
+      method,
+      path: originForm(target),
+      headers: headers as Request["headers"],
+      ...(query === undefined ? {} : { query: query as NonNullable<Request["query"]> }),
+    };
+    return api.handleRequest(request, { request, readBody } satisfies Call);
+  };
+}
+
+/** An absolute-form target (RFC 9112 §3.2.2) reduced to path and query. */
+function originForm(target: string): string {
+  if (!/^https?:\/\//i.test(target)) return target;
+  try {
+    const url = new URL(target);
+    return url.pathname + url.search;
+  } catch {
+    return target;
+  }
+}
