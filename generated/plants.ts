@@ -166,8 +166,10 @@ export interface operations {
                 };
             };
             /**
-             * @description The body's content type is not JSON. `application/json` is accepted,
-             *     with no charset or `charset=utf-8`.
+             * @description The body's content type is not JSON, or the body is compressed.
+             *     `application/json` is accepted, with no charset or `charset=utf-8`;
+             *     Content-Encoding other than `identity` and transfer codings other
+             *     than `chunked` are not.
              */
             415: {
                 headers: {

@@ -1,7 +1,7 @@
 // The application factory: a Fastify instance that is not listening. The process entry
 // point (src/main.ts) owns configuration, listening and signals.
 import { randomUUID } from "node:crypto";
-import type { IncomingMessage } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import Fastify, {
   type FastifyError,
@@ -15,6 +15,11 @@ import { createTokenVerifier } from "./http/auth.ts";
 import { type Body, type BodyProblem, interpretBody } from "./http/body.ts";
 import { addDraining } from "./http/draining.ts";
 import { parserErrorResponse, writeRawResponse } from "./http/raw-response.ts";
+import {
+  checkRequestHead,
+  declaredContentType,
+  setAsideUnparseableContentType,
+} from "./http/request-head.ts";
 import { logAnswered, OneLinePerRequest } from "./http/request-log.ts";
 import { type ApiResponse, errorResponse } from "./http/responses.ts";
 import { createBackend } from "./openapi/backend.ts";
@@ -23,7 +28,8 @@ import type { PlantStore } from "./store/store.ts";
 
 /** Largest accepted request body; documented in openapi/plants.yaml (413). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
-/** Time a whole request may take to arrive; Node checks it every 30 s or so. */
+/** Time a request's headers, and the whole request, may take to arrive before 408. */
+const HEADERS_TIMEOUT_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 30_000;
 
 export interface AppOptions {
@@ -43,11 +49,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     genReqId: () => randomUUID(),
     // Fastify's own 503-while-closing body is not the contract's Error shape; see draining.ts.
     return503OnClosing: false,
-    // Node would answer a missing Host with a bare 400; check it below, in the contract's shape.
-    http: { requireHostHeader: false },
-    // A slow or stalled request is answered 408 (by clientErrorHandler) instead of held open.
+    http: {
+      // Node would answer a missing Host with a bare 400; checkRequestHead answers it instead.
+      requireHostHeader: false,
+      // Slow or stalled requests are answered 408 (by clientErrorHandler), checked this often.
+      headersTimeout: HEADERS_TIMEOUT_MS,
+      connectionsCheckingInterval: 2_000,
+    },
     requestTimeout: REQUEST_TIMEOUT_MS,
     clientErrorHandler(this: FastifyInstance, error: Error & { code?: string }, socket) {
+      if (error.code === "ECONNRESET" || socket.destroyed) return;
       const response = parserErrorResponse(error.code);
       this.log.info(
         { status: response.status, code: error.code },
@@ -69,9 +80,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   addDraining(app, send);
   app.addHook("onRequest", async (request, reply) => {
-    if (request.raw.httpVersion === "1.1" && request.headers.host === undefined) {
-      return send(reply, errorResponse(400, "an HTTP/1.1 request needs a Host header"));
-    }
+    const refusal = checkRequestHead(request);
+    if (refusal !== undefined) return send(reply, refusal);
+    setAsideUnparseableContentType(request);
   });
 
   // Every body is kept as raw bytes whatever its content type: what it means is decided
@@ -84,7 +95,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const decide = createDecide(api);
   const handle = async (request: FastifyRequest, reply: FastifyReply, problem?: Body) => {
     const readBody = () =>
-      problem ?? interpretBody(request.headers["content-type"], request.body as Buffer | undefined);
+      problem ??
+      interpretBody(
+        {
+          "content-type": declaredContentType(request),
+          "content-encoding": request.headers["content-encoding"],
+          "transfer-encoding": request.headers["transfer-encoding"],
+        },
+        request.body as Buffer | undefined,
+      );
     const { method, url: target, headers, query } = request;
     return send(reply, await decide({ method, target, headers, query, readBody }));
   };
@@ -110,7 +129,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     );
   });
 
+  // Node answers an Expect other than 100-continue with a bare 417 unless someone listens;
+  // RFC 9110 §10.1.1 lets a server ignore it, so the request is handled as usual.
+  app.server.on("checkExpectation", (request: IncomingMessage, response: ServerResponse) =>
+    app.server.emit("request", request, response),
+  );
+
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
+    if (request.raw.destroyed) {
+      // The client went away mid-request: nobody to answer, and no fault of ours.
+      request.log.info({ code: error.code }, "request aborted by the client");
+      return reply.code(400).send();
+    }
     const bodyProblem = bodyStageProblem(error);
     try {
       // Fastify refused the body (too large, unparseable Content-Type) before routing: still

@@ -34,14 +34,17 @@ export function createTokenVerifier(tokens: readonly string[]): TokenVerifier {
 type Credentials = { ok: true; token: string } | Extract<AuthOutcome, { ok: false }>;
 
 function parseBearer(authorization: string | undefined): Credentials {
-  if (authorization === undefined || authorization.trim() === "") {
+  // Only SP and HTAB separate the scheme and the token (RFC 9110); String.trim() and \s
+  // would also accept NBSP and other Unicode spaces.
+  const words = authorization?.split(/[ \t]+/).filter((word) => word !== "") ?? [];
+  if (words.length === 0) {
     return {
       ok: false,
       reason: "missing",
       description: "an Authorization: Bearer header is required",
     };
   }
-  const [scheme = "", token = "", ...extra] = authorization.trim().split(/\s+/);
+  const [scheme = "", token = "", ...extra] = words;
   // The scheme name is case-insensitive (RFC 7235); the token is compared exactly.
   if (scheme.toLowerCase() !== "bearer") {
     return {

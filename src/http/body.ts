@@ -19,11 +19,18 @@ export type Body =
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-export function interpretBody(contentType: string | undefined, raw: Buffer | undefined): Body {
+/** The request headers that say what the body bytes are. */
+export interface BodyHeaders {
+  "content-type"?: string | undefined;
+  "content-encoding"?: string | undefined;
+  "transfer-encoding"?: string | undefined;
+}
+
+export function interpretBody(headers: BodyHeaders, raw: Buffer | undefined): Body {
   if (raw === undefined || raw.length === 0) {
     return problem(400, "a request body is required: a JSON object with id and name");
   }
-  const typeProblem = checkContentType(contentType);
+  const typeProblem = checkContentType(headers["content-type"]) ?? checkCodings(headers);
   if (typeProblem !== undefined) return { ok: false, problem: typeProblem };
 
   let text: string;
@@ -71,6 +78,29 @@ function standInForId(exact: bigint | null): number {
 }
 
 const LARGEST_DOUBLE_BELOW_2_63 = 2 ** 63 - 1024;
+
+// The bytes are read as they arrive: a compressed body would be stored as if it were text.
+function checkCodings(headers: BodyHeaders): BodyProblem | undefined {
+  const content = (headers["content-encoding"] ?? "").trim().toLowerCase();
+  if (content !== "" && content !== "identity") {
+    return {
+      status: 415,
+      message: `compressed bodies are not accepted (Content-Encoding: ${content})`,
+    };
+  }
+  const transfer = (headers["transfer-encoding"] ?? "")
+    .toLowerCase()
+    .split(",")
+    .map((c) => c.trim());
+  const unknown = transfer.filter((coding) => coding !== "" && coding !== "chunked");
+  if (unknown.length > 0) {
+    return {
+      status: 415,
+      message: `transfer codings other than chunked are not accepted (${unknown.join(", ")})`,
+    };
+  }
+  return undefined;
+}
 
 function checkContentType(header: string | undefined): BodyProblem | undefined {
   if (header === undefined || header.trim() === "") {

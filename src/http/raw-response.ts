@@ -1,6 +1,6 @@
 // Answers written straight to a socket, for requests that never become a Fastify request:
 // ones Node's HTTP parser rejects, and CONNECT. The connection is closed after the answer.
-import { STATUS_CODES } from "node:http";
+import { type ServerResponse, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import { type ApiResponse, errorResponse } from "./responses.ts";
 
@@ -8,6 +8,20 @@ export function writeRawResponse(socket: Duplex, response: ApiResponse): void {
   if (!socket.writable) {
     socket.destroy();
     return;
+  }
+  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (inFlight !== null && inFlight !== undefined && !inFlight.writableFinished) {
+    if (inFlight.req.complete) {
+      // A request received in full is being answered (its plant may already be stored):
+      // let that answer go out first, then refuse what was pipelined behind it.
+      inFlight.once("finish", () => writeRawResponse(socket, response));
+      return;
+    }
+    if (inFlight.headersSent) {
+      // Never write into the middle of another answer.
+      socket.destroy();
+      return;
+    }
   }
   const body = JSON.stringify(response.body);
   const headers = Object.entries(response.headers ?? {})

@@ -14,7 +14,18 @@ export interface RequestLine {
 }
 
 export const logAnswered = (log: FastifyBaseLogger, line: RequestLine): void =>
-  log.info(line, "request completed");
+  log.info({ ...line, url: redactQuery(line.url) }, "request completed");
+
+/** Query values can carry secrets (`?access_token=`): keep only the parameter names. */
+export function redactQuery(url: string): string {
+  const at = url.indexOf("?");
+  if (at === -1) return url;
+  const names = url
+    .slice(at + 1)
+    .split("&")
+    .map((pair) => `${pair.split("=")[0]}=…`);
+  return `${url.slice(0, at)}?${names.join("&")}`;
+}
 
 export class OneLinePerRequest extends LogController {
   override incomingRequest(): void {}
@@ -30,7 +41,8 @@ export class OneLinePerRequest extends LogController {
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime * 10) / 10,
     };
-    if (error) reply.log.error({ ...line, err: error }, "request failed");
+    if (error)
+      reply.log.error({ ...line, url: redactQuery(line.url), err: error }, "request failed");
     else logAnswered(reply.log, line);
   }
 }

@@ -30,13 +30,13 @@ export function createDecide(api: OpenAPIBackend): Decide {
   };
 }
 
-/** An absolute-form target (RFC 9112 §3.2.2) reduced to path and query. */
+/**
+ * An absolute-form target (RFC 9112 §3.2.2) reduced to its path and query, as sent: no
+ * dot-segment or percent normalisation, so it routes exactly like the origin form.
+ */
 function originForm(target: string): string {
-  if (!/^https?:\/\//i.test(target)) return target;
-  try {
-    const url = new URL(target);
-    return url.pathname + url.search;
-  } catch {
-    return target;
-  }
+  const match = /^https?:\/\/[^/?#]*(.*)$/i.exec(target);
+  if (match === null) return target;
+  const rest = match[1] ?? "";
+  return rest.startsWith("/") ? rest : `/${rest}`;
 }

@@ -106,6 +106,40 @@ describe.each(storeEngines)("routing, content types and limits ($name)", (engine
     },
   );
 
+  it.each([
+    ["Content-Encoding: gzip", { "content-encoding": "gzip" }, /Content-Encoding: gzip/],
+    ["Content-Encoding: br", { "content-encoding": "br" }, /Content-Encoding: br/],
+  ])(
+    "when the body declares %s, then 415 and nothing is stored",
+    async (_what, headers, message) => {
+      const id = uniqueId();
+      expectError(await postPlant(app().app, plantJson(id, "x"), headers), 415, message);
+      expect(await app().db.store.get(id)).toBeUndefined();
+    },
+  );
+
+  it("when the body declares Content-Encoding: identity, then it is read as is", async () => {
+    const id = uniqueId();
+    const res = await postPlant(app().app, plantJson(id, "x"), { "content-encoding": "identity" });
+    expect(res.statusCode).toBe(200);
+  });
+
+  it.each([
+    ["no body", "", 400],
+    ["a body over the limit", "x".repeat(BODY_LIMIT_BYTES + 1), 413],
+  ])(
+    "when an unparseable Content-Type comes with %s, then the documented order holds (%s)",
+    async (_what, payload, status) => {
+      const res = await app().app.inject({
+        method: "POST",
+        url: "/plants",
+        headers: { ...AUTH, "content-type": ";;;" },
+        payload,
+      });
+      expectError(res, status);
+    },
+  );
+
   it("when the Content-Type cannot even be parsed, then 415 once authenticated, 401 before", async () => {
     const id = uniqueId();
     const headers = { "content-type": "not a type" };

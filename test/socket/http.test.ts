@@ -13,6 +13,7 @@ import {
   expectErrorAnswer,
   expectPlantAnswer,
   post,
+  rawExchange,
   rawHead,
   rawRequest,
 } from "../helpers/socket-http.ts";
@@ -408,3 +409,75 @@ describe("requests that never become normal routes, on a raw socket", () => {
     expect(await stored.get(id)).toBeUndefined();
   });
 });
+
+describe("ambiguous or unusual request heads, on a raw socket", () => {
+  const request = (lines: readonly string[], body: string): string =>
+    [...lines, `Content-Length: ${Buffer.byteLength(body)}`, "Connection: close", "", body].join(
+      "\r\n",
+    );
+  const base = (): string[] => [
+    "POST /plants HTTP/1.1",
+    `Host: ${new URL(server.url).host}`,
+    "Content-Type: application/json",
+  ];
+
+  test.each([
+    ["Authorization", [`Authorization: ${AUTH.authorization}`, "Authorization: Bearer other"]],
+    ["Content-Type", [`Authorization: ${AUTH.authorization}`, "Content-Type: text/plain"]],
+    ["Host", [`Authorization: ${AUTH.authorization}`, "Host: elsewhere"]],
+  ])(
+    "when the %s header appears twice, then 400 names it and nothing is stored",
+    async (name, extra) => {
+      const id = uniqueId();
+      const answer = await rawRequest(server.url, [
+        request([...base(), ...extra], plantJson(id, "twice")),
+      ]);
+      expect(expectErrorAnswer(answer, 400).message).toBe(
+        `the ${name.toLowerCase()} header appears more than once`,
+      );
+      expect(await stored.get(id)).toBeUndefined();
+    },
+  );
+
+  test("when a valid create is followed on the same connection by bytes that are not HTTP, then the create is answered 200 and stored, then 400", async () => {
+    const id = uniqueId();
+    const valid = request(
+      [...base(), `Authorization: ${AUTH.authorization}`],
+      plantJson(id, "first"),
+    ).replace("Connection: close\r\n", "");
+    const answers = await rawExchange(server.url, [`${valid}\u0000\u0001\r\n\r\n`], 2);
+    expectPlantAnswer(answers[0] ?? fail(), { name: "first" });
+    expectErrorAnswer(answers[1] ?? fail(), 400);
+    expect(await stored.get(id)).toStrictEqual({ name: "first" });
+  });
+
+  test("when the Expect header holds something other than 100-continue, then it is ignored and the create succeeds", async () => {
+    const id = uniqueId();
+    const lines = [...base(), `Authorization: ${AUTH.authorization}`, "Expect: something-else"];
+    const answer = await rawRequest(server.url, [request(lines, plantJson(id, "expectant"))]);
+    expectPlantAnswer(answer, { name: "expectant" });
+    expect(await stored.get(id)).toStrictEqual({ name: "expectant" });
+  });
+
+  test("when an absolute-form target has dot segments, then it routes like the same origin-form path (404)", async () => {
+    const id = uniqueId();
+    const lines = [...base(), `Authorization: ${AUTH.authorization}`];
+    lines[0] = "POST http://example.test/plants/../plants HTTP/1.1";
+    const answer = await rawRequest(server.url, [request(lines, plantJson(id, "dotted"))]);
+    expectErrorAnswer(answer, 404);
+    expect(await stored.get(id)).toBeUndefined();
+  });
+
+  test("when the request headers never finish arriving, then the server answers 408 with the Error body", async () => {
+    const answer = await rawRequest(
+      server.url,
+      [`POST /plants HTTP/1.1\r\nHost: ${new URL(server.url).host}\r\n`],
+      20_000,
+    );
+    expectErrorAnswer(answer, 408);
+  });
+});
+
+function fail(): never {
+  throw new Error("an expected answer is missing");
+}

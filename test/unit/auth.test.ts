@@ -23,6 +23,8 @@ describe("bearer token verification", () => {
     ["Bearer first-token-0123456789 extra", "invalid"],
     ["Bearer first-token-012345678", "invalid"],
     ["Bearer First-token-0123456789", "invalid"],
+    ["Bearer\u00a0first-token-0123456789", "missing"],
+    ["Bearer first-token-0123456789\u00a0", "invalid"],
     ["Bearer first-token-0123456789x", "invalid"],
   ])("when the header is %j, then it is refused as %s", (header, reason) => {
     expect(verifier.verify(header)).toMatchObject({ ok: false, reason });
