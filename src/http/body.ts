@@ -1,6 +1,6 @@
 // Turns the raw request body into a JSON object for validation, or into the reason it
-// cannot be one. Problems are recorded, not thrown: they are reported only after
-// openapi-backend has routed and authenticated the request (see src/openapi/backend.ts).
+// cannot be one. Called only for routed, authenticated requests (src/openapi/backend.ts);
+// a problem is returned, not thrown, and answered by openapi-backend's validationFail.
 
 import { INT64_MAX, INT64_MIN, integerFromLiteral, topLevelIdLiteral } from "./int64.ts";
 import { jsonTypeOf, withArticle } from "./json-type.ts";
