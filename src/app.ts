@@ -12,7 +12,7 @@ import Fastify, {
 import type { Config } from "./config.ts";
 import { createPlantHandler } from "./handlers/create-plant.ts";
 import { createTokenVerifier } from "./http/auth.ts";
-import { type Body, type BodyProblem, interpretBody } from "./http/body.ts";
+import { type Body, interpretBody, problem } from "./http/body.ts";
 import { addDraining } from "./http/draining.ts";
 import { parserErrorResponse, writeRawResponse } from "./http/raw-response.ts";
 import {
@@ -113,7 +113,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setNotFoundHandler((request, reply) => handle(request, reply));
   // CONNECT never reaches Fastify's routes; answer it from the same decisions.
   app.server.on("connect", (request: IncomingMessage, socket: Duplex) => {
-    const noBody: Body = { ok: false, problem: { status: 400, message: "CONNECT has no body" } };
+    const noBody = problem(400, "CONNECT has no body");
     const url = request.url ?? "/";
     decide({
       method: "CONNECT",
@@ -179,10 +179,6 @@ function isClientError(error: FastifyError): boolean {
 
 // Errors Fastify raises while receiving the body, before any route runs.
 function bodyStageProblem(error: FastifyError): Body | undefined {
-  const problem = (status: BodyProblem["status"], message: string): Body => ({
-    ok: false,
-    problem: { status, message },
-  });
   switch (error.code) {
     case "FST_ERR_CTP_BODY_TOO_LARGE":
       return problem(413, `the request body is larger than ${BODY_LIMIT_BYTES} bytes`);

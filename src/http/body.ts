@@ -120,7 +120,8 @@ function checkContentType(header: string | undefined): BodyProblem | undefined {
   return undefined;
 }
 
-const problem = (status: 400 | 415, message: string): Body => ({
+/** A body that cannot be used, and why. */
+export const problem = (status: BodyProblem["status"], message: string): Body => ({
   ok: false,
   problem: { status, message },
 });
