@@ -3,6 +3,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    globalSetup: ["test/global-setup.ts"],
     // Socket suites spawn real server processes; give them room on a 2-core machine.
     testTimeout: 30_000,
     hookTimeout: 30_000,

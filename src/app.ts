@@ -24,13 +24,15 @@ import { logAnswered, OneLinePerRequest } from "./http/request-log.ts";
 import { type ApiResponse, errorResponse } from "./http/responses.ts";
 import { createBackend } from "./openapi/backend.ts";
 import { createDecide } from "./openapi/decide.ts";
-import type { PlantStore } from "./store/store.ts";
+import { type PlantStore, StoreUnavailableError } from "./store/store.ts";
 
 /** Largest accepted request body; documented in openapi/plants.yaml (413). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 /** Time a request's headers, and the whole request, may take to arrive before 408. */
 const HEADERS_TIMEOUT_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 30_000;
+// Long enough for a pool to reconnect after a database restart, short enough to not idle.
+const STORE_RETRY_AFTER_SECONDS = 2;
 
 export interface AppOptions {
   store: PlantStore;
@@ -153,6 +155,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (isClientError(error)) {
       return send(reply, errorResponse(error.statusCode ?? 400, error.message));
     }
+    if (error instanceof StoreUnavailableError) {
+      request.log.warn({ reason: error.message }, "store unavailable");
+      return send(reply, storeUnavailable);
+    }
     request.log.error({ err: error }, "request failed");
     return send(reply, internalError(request));
   });
@@ -167,6 +173,11 @@ function send(reply: FastifyReply, response: ApiResponse): FastifyReply {
     .type("application/json; charset=utf-8")
     .send(response.body);
 }
+
+// Nothing is known to be stored, and a create is idempotent: the client should retry.
+const storeUnavailable = errorResponse(503, "the store is unavailable; retry shortly", {
+  "retry-after": String(STORE_RETRY_AFTER_SECONDS),
+});
 
 const internalError = (request: FastifyRequest): ApiResponse =>
   errorResponse(500, `internal error; quote request id ${request.id}`);

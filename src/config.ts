@@ -4,12 +4,35 @@ import { isAbsolute, resolve } from "node:path";
 
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 
+export interface SqliteDatabase {
+  engine: "sqlite";
+  /** Absolute path of the SQLite file. */
+  path: string;
+}
+
+export interface PostgresDatabase {
+  engine: "postgres";
+  /** The postgres:// or postgresql:// URL as given (it may carry a password). */
+  url: string;
+  /** Most connections one instance opens. */
+  poolMax: number;
+  /** How long opening one connection may take. */
+  connectTimeoutMs: number;
+  /** An idle connection is closed after this long. */
+  idleTimeoutMs: number;
+  /** A create that has not committed by then (queueing for a connection included) gets 503. */
+  queryTimeoutMs: number;
+}
+
+export type DatabaseConfig = SqliteDatabase | PostgresDatabase;
+
 export interface Config {
   port: number;
   host: string;
   logLevel: LogLevel;
-  /** Absolute path of the SQLite file. */
-  databasePath: string;
+  database: DatabaseConfig;
+  /** How long start-up keeps retrying an unreachable database before it gives up. */
+  startupTimeoutMs: number;
   /** Accepted bearer tokens; undefined means "generate one at start-up". */
   tokens: readonly string[] | undefined;
 }
@@ -38,6 +61,11 @@ export const DEFAULTS = {
   HOST: "127.0.0.1",
   LOG_LEVEL: "info",
   DATABASE_URL: "sqlite:./data/plants.db",
+  DATABASE_POOL_MAX: "10",
+  DATABASE_CONNECT_TIMEOUT_MS: "5000",
+  DATABASE_IDLE_TIMEOUT_MS: "30000",
+  DATABASE_QUERY_TIMEOUT_MS: "10000",
+  DATABASE_STARTUP_TIMEOUT_MS: "30000",
 } as const;
 
 export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
@@ -45,9 +73,76 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     port: parsePort(env["PORT"] ?? DEFAULTS.PORT),
     host: parseHost(env["HOST"] ?? DEFAULTS.HOST),
     logLevel: parseLogLevel(env["LOG_LEVEL"] ?? DEFAULTS.LOG_LEVEL),
-    databasePath: parseDatabaseUrl(env["DATABASE_URL"] ?? DEFAULTS.DATABASE_URL, cwd),
+    database: parseDatabase(env, cwd),
+    startupTimeoutMs: setting(env, "DATABASE_STARTUP_TIMEOUT_MS", 0, 3_600_000),
     tokens: parseTokens(env["PLANTSTORE_TOKENS"]),
   };
+}
+
+type NumericSetting = Exclude<
+  keyof typeof DEFAULTS,
+  "PORT" | "HOST" | "LOG_LEVEL" | "DATABASE_URL"
+>;
+
+/** A whole number within [min, max], or the default when unset. */
+function setting(env: Env, name: NumericSetting, min: number, max: number): number {
+  const raw = env[name] ?? DEFAULTS[name];
+  const value = /^\d{1,10}$/.test(raw.trim()) ? Number(raw.trim()) : Number.NaN;
+  if (!(value >= min && value <= max)) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+function parseDatabase(env: Env, cwd: string): DatabaseConfig {
+  const raw = (env["DATABASE_URL"] ?? DEFAULTS.DATABASE_URL).trim();
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(raw)?.[1];
+  switch (scheme?.toLowerCase()) {
+    case "sqlite":
+      return { engine: "sqlite", path: parseSqlitePath(raw.slice(raw.indexOf(":") + 1), cwd) };
+    case "postgres":
+    case "postgresql":
+      return {
+        engine: "postgres",
+        url: parsePostgresUrl(raw),
+        poolMax: setting(env, "DATABASE_POOL_MAX", 1, 1000),
+        connectTimeoutMs: setting(env, "DATABASE_CONNECT_TIMEOUT_MS", 100, 600_000),
+        idleTimeoutMs: setting(env, "DATABASE_IDLE_TIMEOUT_MS", 1000, 86_400_000),
+        queryTimeoutMs: setting(env, "DATABASE_QUERY_TIMEOUT_MS", 100, 600_000),
+      };
+    default: {
+      const what = scheme === undefined ? `"${raw}"` : `the "${scheme}:" scheme`;
+      throw new ConfigError(
+        `DATABASE_URL must be sqlite:PATH or postgres://USER@HOST:PORT/DATABASE, got ${what}`,
+      );
+    }
+  }
+}
+
+function parsePostgresUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError("DATABASE_URL is not a valid postgres:// URL");
+  }
+  if (url.hostname === "" || url.pathname.length <= 1) {
+    throw new ConfigError(
+      `DATABASE_URL must name a host and a database, e.g. postgres://postgres@127.0.0.1:5432/plants, got ${redactUrl(raw)}`,
+    );
+  }
+  return raw;
+}
+
+/** The URL with any password replaced, for messages and logs. */
+export function redactUrl(raw: string): string {
+  try {
+    const url = new URL(raw);
+    if (url.password !== "") url.password = "***";
+    return url.toString();
+  } catch {
+    return "(unparseable URL)";
+  }
 }
 
 function parsePort(raw: string): number {
@@ -74,20 +169,9 @@ function parseLogLevel(raw: string): LogLevel {
   return level;
 }
 
-function parseDatabaseUrl(raw: string, cwd: string): string {
-  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(raw.trim())?.[1];
-  if (scheme?.toLowerCase() !== "sqlite") {
-    const what = scheme === undefined ? `"${raw}"` : `the "${scheme}:" scheme`;
-    throw new ConfigError(
-      `DATABASE_URL must be sqlite:PATH (only SQLite is supported so far), got ${what}`,
-    );
-  }
+function parseSqlitePath(rest: string, cwd: string): string {
   // sqlite:///abs/path and sqlite://rel/path are common spellings of the same thing.
-  const path = raw
-    .trim()
-    .slice(scheme.length + 1)
-    .replace(/^\/\/(?=\/)/, "")
-    .replace(/^\/\/(?!\/)/, "");
+  const path = rest.replace(/^\/\/(?=\/)/, "").replace(/^\/\/(?!\/)/, "");
   if (path === "") {
     throw new ConfigError(
       "DATABASE_URL must name a file after sqlite:, e.g. sqlite:./data/plants.db",

@@ -2,8 +2,8 @@
 import { randomBytes } from "node:crypto";
 import { buildApp } from "./app.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
-import { openSqliteStore } from "./store/sqlite.ts";
-import type { PlantStore } from "./store/store.ts";
+import { databaseLocation, openStore } from "./store/open.ts";
+import { type PlantStore, StoreUnavailableError } from "./store/store.ts";
 
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
@@ -30,16 +30,30 @@ function tokensFor(config: Config): readonly string[] {
   return [token];
 }
 
-function openStore(config: Config): PlantStore {
+async function open(config: Config): Promise<PlantStore> {
+  const where = databaseLocation(config.database);
   try {
-    return openSqliteStore(config.databasePath);
+    return await openStore(config.database, {
+      startupTimeoutMs: config.startupTimeoutMs,
+      onRetry: (reason, retryInMs, giveUpInMs) =>
+        process.stderr.write(
+          `plantstore: database at ${where} unreachable (${reason}); retrying in ${seconds(retryInMs)}, giving up in ${seconds(giveUpInMs)}\n`,
+        ),
+    });
   } catch (error) {
-    fail(`cannot open the database at ${config.databasePath}: ${(error as Error).message}`);
+    if (error instanceof StoreUnavailableError) {
+      fail(
+        `cannot reach the database at ${where} within ${seconds(config.startupTimeoutMs)} (DATABASE_STARTUP_TIMEOUT_MS): ${error.message}`,
+      );
+    }
+    fail(`cannot open the database at ${where}: ${(error as Error).message}`);
   }
 }
 
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+
 const config = readConfig();
-const store = openStore(config);
+const store = await open(config);
 const app = await buildApp({ store, tokens: tokensFor(config), logLevel: config.logLevel });
 app.log.info({ store: store.describe() }, "store opened");
 

@@ -1,5 +1,6 @@
 // Schema versions for the SQLite store, recorded in PRAGMA user_version.
 import type { Database } from "better-sqlite3";
+import { type MigrationResult, SchemaTooNewError } from "./store.ts";
 
 const MIGRATIONS: readonly string[] = [
   // 1: plants. id is the rowid (a signed 64-bit integer); STRICT refuses values of the
@@ -11,19 +12,20 @@ const MIGRATIONS: readonly string[] = [
    ) STRICT`,
 ];
 
-export function migrateSqlite(db: Database): void {
+export function migrateSqlite(db: Database): MigrationResult {
   // BEGIN IMMEDIATE takes the write lock first, so processes starting together migrate once.
-  db.transaction(() => {
-    const current = db.pragma("user_version", { simple: true }) as number;
-    if (current > MIGRATIONS.length) {
-      throw new Error(
-        `the database schema is version ${current}, newer than this plantstore knows (${MIGRATIONS.length}); upgrade plantstore`,
-      );
-    }
-    for (const [index, sql] of MIGRATIONS.entries()) {
-      if (index < current) continue;
-      db.exec(sql);
-      db.pragma(`user_version = ${index + 1}`);
-    }
-  }).immediate();
+  return db
+    .transaction((): MigrationResult => {
+      const current = db.pragma("user_version", { simple: true }) as number;
+      if (current > MIGRATIONS.length) {
+        throw new SchemaTooNewError(current, MIGRATIONS.length);
+      }
+      for (const [index, sql] of MIGRATIONS.entries()) {
+        if (index < current) continue;
+        db.exec(sql);
+        db.pragma(`user_version = ${index + 1}`);
+      }
+      return { from: current, to: Math.max(current, MIGRATIONS.length) };
+    })
+    .immediate();
 }

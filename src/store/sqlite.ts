@@ -7,9 +7,11 @@ import { migrateSqlite } from "./sqlite-migrations.ts";
 import {
   assertStorableText,
   type CreateResult,
+  type MigrationResult,
   type NewPlant,
   type Plant,
   type PlantStore,
+  StoreUnavailableError,
   samePlant,
 } from "./store.ts";
 
@@ -18,15 +20,28 @@ interface Row {
   tag: string | null;
 }
 
-export function openSqliteStore(path: string): PlantStore {
+/** Opens (creating if need be) and migrates the file, with the settings every write needs. */
+export function openSqliteDatabase(path: string): {
+  db: Database.Database;
+  schema: MigrationResult;
+} {
   mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
-  // WAL + synchronous=FULL: a commit is on disk (fsync) before create() resolves,
-  // so an acknowledged plant survives a crash or power loss.
-  db.pragma("journal_mode = WAL");
-  db.pragma("synchronous = FULL");
-  db.pragma("busy_timeout = 5000");
-  migrateSqlite(db);
+  try {
+    // WAL + synchronous=FULL: a commit is on disk (fsync) before create() resolves,
+    // so an acknowledged plant survives a crash or power loss.
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = FULL");
+    db.pragma("busy_timeout = 5000");
+    return { db, schema: migrateSqlite(db) };
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+export function openSqliteStore(path: string): PlantStore {
+  const { db, schema } = openSqliteDatabase(path);
 
   const insert = db.prepare<[bigint, string, string | null]>(
     "INSERT INTO plants (id, name, tag) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING",
@@ -42,7 +57,9 @@ export function openSqliteStore(path: string): PlantStore {
     async create(plant: NewPlant): Promise<CreateResult> {
       const wanted: Plant = toPlant({ name: plant.name, tag: plant.tag ?? null });
       assertStorableText(wanted);
-      if (insert.run(plant.id, plant.name, plant.tag ?? null).changes === 1) {
+      if (
+        busyAsUnavailable(() => insert.run(plant.id, plant.name, plant.tag ?? null)).changes === 1
+      ) {
         return { kind: "created", plant: wanted };
       }
       const existing = read(plant.id);
@@ -57,12 +74,27 @@ export function openSqliteStore(path: string): PlantStore {
     describe() {
       const journal = String(db.pragma("journal_mode", { simple: true }));
       const synchronous = SYNCHRONOUS[Number(db.pragma("synchronous", { simple: true }))];
-      return `sqlite ${path} (journal_mode=${journal}, synchronous=${synchronous ?? "unknown"})`;
+      return `sqlite ${path} (schema version ${schema.to}, journal_mode=${journal}, synchronous=${synchronous ?? "unknown"})`;
     },
     async close() {
       db.close();
     },
   };
+}
+
+// Another process held the write lock past busy_timeout: the file is busy, not broken.
+function busyAsUnavailable<T>(write: () => T): T {
+  try {
+    return write();
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === "SQLITE_BUSY" || code === "SQLITE_LOCKED") {
+      throw new StoreUnavailableError(`the SQLite file stayed locked: ${String(error)}`, {
+        cause: error,
+      });
+    }
+    throw error;
+  }
 }
 
 const SYNCHRONOUS = ["off", "normal", "full", "extra"];

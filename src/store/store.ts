@@ -30,17 +30,48 @@ export class UnstorableValueError extends Error {
   override name = "UnstorableValueError";
 }
 
+/**
+ * The database cannot be reached, or did not answer in time; nothing is known to be
+ * stored, and the same create may be retried (503). `message` is for the log only.
+ */
+export class StoreUnavailableError extends Error {
+  override name = "StoreUnavailableError";
+}
+
+/** Schema versions before and after a migration run (equal when nothing was to do). */
+export interface MigrationResult {
+  from: number;
+  to: number;
+}
+
+/** The schema in the database is newer than this build knows; start-up must stop. */
+export class SchemaTooNewError extends Error {
+  override name = "SchemaTooNewError";
+  constructor(found: number, known: number) {
+    super(
+      `the database schema is version ${found}, newer than this plantstore knows (${known}); upgrade plantstore`,
+    );
+  }
+}
+
 export const samePlant = (a: Plant, b: Plant): boolean => a.name === b.name && a.tag === b.tag;
 
 /**
- * Every engine here stores text as UTF-8, which has no encoding for a lone UTF-16
- * surrogate (JSON "\ud800" decodes to one): it would come back as U+FFFD.
+ * Text every engine can keep exactly. UTF-8 has no encoding for a lone UTF-16 surrogate
+ * (JSON "\ud800" decodes to one), and PostgreSQL text cannot hold NUL. SQLite could keep
+ * NUL, but every engine refuses it alike so a plant accepted on one is accepted on all.
  */
 export function assertStorableText(plant: Plant): void {
   for (const [field, value] of Object.entries(plant)) {
-    if (typeof value === "string" && !value.isWellFormed()) {
+    if (typeof value !== "string") continue;
+    if (!value.isWellFormed()) {
       throw new UnstorableValueError(
         `${field} contains an unpaired UTF-16 surrogate, which cannot be stored exactly`,
+      );
+    }
+    if (value.includes("\u0000")) {
+      throw new UnstorableValueError(
+        `${field} contains a NUL character (\\u0000), which cannot be stored exactly`,
       );
     }
   }

@@ -59,6 +59,12 @@ describe.each(storeEngines)(
         '{"id":ID,"name":"x","tag":"\\udc00"}',
         /^tag contains an unpaired UTF-16 surrogate/,
       ],
+      [
+        "a NUL character in the name",
+        '{"id":ID,"name":"a\\u0000b"}',
+        /^name contains a NUL character \(\\u0000\), which cannot be stored exactly$/,
+      ],
+      ["a NUL character in the tag", '{"id":ID,"name":"x","tag":"\\u0000"}', /^tag contains a NUL/],
       ["fields only under __proto__", '{"__proto__":{"id":ID,"name":"x"}}', /id is required/],
       [
         "fields only under constructor.prototype",

@@ -44,9 +44,16 @@ export interface ServerProcess {
   kill(): Promise<ExitResult>;
 }
 
-export interface StartOptions {
-  /** The SQLite file; DATABASE_URL becomes `sqlite:${databasePath}`. */
-  databasePath: string;
+export type StartOptions = (
+  | {
+      /** The SQLite file; DATABASE_URL becomes `sqlite:${databasePath}`. */
+      databasePath: string;
+    }
+  | {
+      /** DATABASE_URL as given, for any engine (see TestStore.url). */
+      databaseUrl: string;
+    }
+) & {
   /** Working directory of the server (relative DATABASE_URLs resolve here); the repo by default. */
   cwd?: string;
   /** PLANTSTORE_TOKENS; defaults to the shared test TOKEN. */
@@ -54,7 +61,7 @@ export interface StartOptions {
   /** Extra or overriding environment variables; `undefined` removes a variable. */
   env?: Readonly<Record<string, string | undefined>>;
   startTimeoutMs?: number;
-}
+};
 
 // `npm start` runs `tsx src/main.ts`; absolute paths let the server run from any directory.
 export const ENTRY_ARGS: readonly string[] = [
@@ -80,7 +87,7 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
     PORT: "0",
     HOST: "127.0.0.1",
     PLANTSTORE_TOKENS: options.tokens ?? TOKEN,
-    DATABASE_URL: `sqlite:${options.databasePath}`,
+    DATABASE_URL: "databaseUrl" in options ? options.databaseUrl : `sqlite:${options.databasePath}`,
     LOG_LEVEL: "info",
     ...options.env,
   };

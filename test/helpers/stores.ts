@@ -2,42 +2,74 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { loadConfig } from "../../src/config.ts";
+import { openPostgresStore } from "../../src/store/postgres.ts";
 import { openSqliteStore } from "../../src/store/sqlite.ts";
 import type { PlantStore } from "../../src/store/store.ts";
+import { createTestDatabase, TEST_DATABASE_URL } from "./postgres.ts";
 
 export interface TestStore {
+  /** DATABASE_URL naming this database, for a server process. */
+  url: string;
   store: PlantStore;
-  /** Opens a second, independent connection to the same database. */
-  reopen(): PlantStore;
+  /** Opens a second, independent connection (pool) to the same database. */
+  reopen(): Promise<PlantStore>;
   /** Closes every connection and removes the database. */
   destroy(): Promise<void>;
 }
 
 export interface StoreEngine {
-  name: string;
+  name: "sqlite" | "postgres";
   create(): Promise<TestStore>;
+}
+
+/** Opens stores on one database and closes them all before the database goes away. */
+async function trackStores(
+  url: string,
+  open: () => Promise<PlantStore>,
+  remove: () => Promise<void>,
+): Promise<TestStore> {
+  const opened: PlantStore[] = [];
+  const reopen = async (): Promise<PlantStore> => {
+    const store = await open();
+    opened.push(store);
+    return store;
+  };
+  return {
+    url,
+    store: await reopen(),
+    reopen,
+    async destroy() {
+      await Promise.all(opened.map((s) => s.close().catch(() => undefined)));
+      await remove();
+    },
+  };
 }
 
 export const sqliteEngine: StoreEngine = {
   name: "sqlite",
-  async create() {
+  create() {
     const dir = mkdtempSync(join(tmpdir(), "plantstore-test-"));
     const path = join(dir, "plants.db");
-    const opened: PlantStore[] = [];
-    const open = (): PlantStore => {
-      const store = openSqliteStore(path);
-      opened.push(store);
-      return store;
-    };
-    return {
-      store: open(),
-      reopen: open,
-      async destroy() {
-        await Promise.all(opened.map((s) => s.close().catch(() => undefined)));
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
+    return trackStores(
+      `sqlite:${path}`,
+      async () => openSqliteStore(path),
+      async () => rmSync(dir, { recursive: true, force: true }),
+    );
   },
 };
 
-export const storeEngines: readonly StoreEngine[] = [sqliteEngine];
+export const postgresEngine: StoreEngine = {
+  name: "postgres",
+  async create() {
+    const db = await createTestDatabase();
+    const config = loadConfig({ DATABASE_URL: db.url });
+    if (config.database.engine !== "postgres") throw new Error("not a PostgreSQL URL");
+    const database = config.database;
+    return trackStores(db.url, () => openPostgresStore(database), db.drop);
+  },
+};
+
+/** SQLite always; PostgreSQL when TEST_DATABASE_URL names a server (see test/global-setup.ts). */
+export const storeEngines: readonly StoreEngine[] =
+  TEST_DATABASE_URL === undefined ? [sqliteEngine] : [sqliteEngine, postgresEngine];

@@ -30,8 +30,8 @@ describe("start-up refuses bad settings", () => {
     [{ PORT: "eighty" }, /^plantstore: invalid configuration: PORT must be an integer/],
     [{ LOG_LEVEL: "loud" }, /^plantstore: invalid configuration: LOG_LEVEL must be one of/],
     [
-      { DATABASE_URL: "postgres://127.0.0.1/plants" },
-      /^plantstore: invalid configuration: DATABASE_URL must be sqlite:PATH .*"postgres:"/,
+      { DATABASE_URL: "mysql://127.0.0.1/plants" },
+      /^plantstore: invalid configuration: DATABASE_URL must be sqlite:PATH or postgres:.*"mysql:"/,
     ],
     [{ PLANTSTORE_TOKENS: "short" }, /^plantstore: invalid configuration: PLANTSTORE_TOKENS/],
   ])("when started with %j, then it exits 1 with one line naming the setting", (env, line) => {

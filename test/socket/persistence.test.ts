@@ -35,8 +35,8 @@ const cases: readonly { label: string; plant: NewPlant }[] = [
     plant: { id: uniqueId(), name: "Fikus 🌿 ñ 中文", tag: "Ünïcödé 🌵" },
   },
   {
-    label: "a NUL inside the name and tag",
-    plant: { id: uniqueId(), name: "nul\u0000inside", tag: "tag\u0000too" },
+    label: "control characters in the name and tag",
+    plant: { id: uniqueId(), name: "tab\there\u0001", tag: "line\nbreak\u001f" },
   },
   { label: "an empty tag", plant: emptyTag },
   { label: "no tag", plant: noTag },

@@ -34,7 +34,9 @@ describe("SQLite specifics", () => {
   it("when the store is open, then its own connection commits with WAL and synchronous=FULL", async () => {
     const path = tempPath("plants.db");
     const store = openSqliteStore(path);
-    expect(store.describe()).toBe(`sqlite ${path} (journal_mode=wal, synchronous=full)`);
+    expect(store.describe()).toBe(
+      `sqlite ${path} (schema version 1, journal_mode=wal, synchronous=full)`,
+    );
     await store.close();
   });
 

@@ -1,0 +1,59 @@
+// Chooses the engine DATABASE_URL names. A PostgreSQL server that is not up yet (a
+// container starting beside us, a failover) is retried until the start-up deadline.
+import { setTimeout as sleep } from "node:timers/promises";
+import { type DatabaseConfig, redactUrl } from "../config.ts";
+import { connectPostgres, openPostgresStore } from "./postgres.ts";
+import { asStoreError } from "./postgres-errors.ts";
+import { migratePostgres } from "./postgres-migrations.ts";
+import { openSqliteDatabase, openSqliteStore } from "./sqlite.ts";
+import { type MigrationResult, type PlantStore, StoreUnavailableError } from "./store.ts";
+
+export interface OpenOptions {
+  /** How long to keep retrying an unreachable database; 0 tries once. */
+  startupTimeoutMs: number;
+  /** Told about each failed attempt before the wait that follows it. */
+  onRetry?: (reason: string, retryInMs: number, giveUpInMs: number) => void;
+}
+
+const FIRST_RETRY_MS = 250;
+const MAX_RETRY_MS = 2_000;
+
+export async function openStore(
+  database: DatabaseConfig,
+  options: OpenOptions,
+): Promise<PlantStore> {
+  if (database.engine === "sqlite") return openSqliteStore(database.path);
+  const giveUpAt = Date.now() + options.startupTimeoutMs;
+  for (let wait = FIRST_RETRY_MS; ; wait = Math.min(wait * 2, MAX_RETRY_MS)) {
+    try {
+      return await openPostgresStore(database);
+    } catch (error) {
+      const left = giveUpAt - Date.now();
+      if (!(error instanceof StoreUnavailableError) || left <= 0) throw error;
+      const pause = Math.min(wait, left);
+      options.onRetry?.(error.message, pause, left);
+      await sleep(pause);
+    }
+  }
+}
+
+/** Brings the schema up to date without serving (`npm run migrate`). */
+export async function migrateDatabase(database: DatabaseConfig): Promise<MigrationResult> {
+  if (database.engine === "sqlite") {
+    const { db, schema } = openSqliteDatabase(database.path);
+    db.close();
+    return schema;
+  }
+  const sql = connectPostgres(database);
+  try {
+    return await migratePostgres(sql);
+  } catch (error) {
+    throw asStoreError(error);
+  } finally {
+    await sql.end({ timeout: 1 });
+  }
+}
+
+/** Where the database is, for messages: a path, or the URL with its password masked. */
+export const databaseLocation = (database: DatabaseConfig): string =>
+  database.engine === "sqlite" ? database.path : redactUrl(database.url);

@@ -1,0 +1,65 @@
+// Schema versions for the PostgreSQL store, recorded in plantstore_migrations. Only SQL
+// that PostgreSQL, CockroachDB and YugabyteDB share: no advisory locks, no LOCK TABLE,
+// no triggers or extensions. Instances starting together serialise on one locked row.
+import type { PostgresClient } from "./postgres.ts";
+import { isUnavailable } from "./postgres-errors.ts";
+import { type MigrationResult, SchemaTooNewError } from "./store.ts";
+
+interface Migration {
+  name: string;
+  sql: string;
+}
+
+const MIGRATIONS: readonly Migration[] = [
+  {
+    name: "create plants",
+    // id is BIGINT so every int64 fits exactly; tag NULL means "not sent".
+    sql: `CREATE TABLE plants (
+            id   BIGINT PRIMARY KEY,
+            name TEXT NOT NULL,
+            tag  TEXT
+          )`,
+  },
+];
+
+export async function migratePostgres(sql: PostgresClient): Promise<MigrationResult> {
+  await createBookkeeping(sql);
+  return sql.begin(async (tx) => {
+    // Every migrating instance waits here for the one before it to commit.
+    await tx`SELECT id FROM plantstore_migration_lock WHERE id = 1 FOR UPDATE`;
+    const [row] = await tx<{ version: number | null }[]>`
+      SELECT max(version)::INTEGER AS version FROM plantstore_migrations`;
+    const from = row?.version ?? 0;
+    if (from > MIGRATIONS.length) {
+      throw new SchemaTooNewError(from, MIGRATIONS.length);
+    }
+    for (const [index, migration] of MIGRATIONS.entries()) {
+      if (index < from) continue;
+      await tx.unsafe(migration.sql);
+      await tx`INSERT INTO plantstore_migrations (version, name)
+               VALUES (${index + 1}, ${migration.name})`;
+    }
+    return { from, to: Math.max(from, MIGRATIONS.length) };
+  });
+}
+
+// CREATE TABLE IF NOT EXISTS is not atomic in PostgreSQL: two instances creating the same
+// table at once can fail with 23505 or 42P07. The loser's table exists, so it tries again.
+async function createBookkeeping(sql: PostgresClient): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await sql`CREATE TABLE IF NOT EXISTS plantstore_migrations (
+                  version    INTEGER PRIMARY KEY,
+                  name       TEXT NOT NULL,
+                  applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+                )`;
+      await sql`CREATE TABLE IF NOT EXISTS plantstore_migration_lock (id INTEGER PRIMARY KEY)`;
+      await sql`INSERT INTO plantstore_migration_lock (id) VALUES (1) ON CONFLICT (id) DO NOTHING`;
+      return;
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      const raced = code === "23505" || code === "42P07";
+      if (!raced || attempt >= 5 || isUnavailable(error)) throw error;
+    }
+  }
+}

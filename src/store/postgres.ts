@@ -1,0 +1,137 @@
+// PlantStore on PostgreSQL (or an engine that speaks its protocol) through postgres.js:
+// a bounded pool shared by every request, ids as BIGINT <-> BigInt both ways.
+import postgres, { type PendingQuery, type Row, type Sql } from "postgres";
+import { type PostgresDatabase, redactUrl } from "../config.ts";
+import { asStoreError, isRetryableTransaction } from "./postgres-errors.ts";
+import { migratePostgres } from "./postgres-migrations.ts";
+import {
+  assertStorableText,
+  type CreateResult,
+  type MigrationResult,
+  type NewPlant,
+  type Plant,
+  type PlantStore,
+  StoreUnavailableError,
+  samePlant,
+} from "./store.ts";
+
+interface PlantRow {
+  name: string;
+  tag: string | null;
+}
+
+const TRANSACTION_ATTEMPTS = 3;
+
+/** The client with int8 mapped to BigInt, which is what lets a bigint be a parameter. */
+export type PostgresClient = Sql<{ bigint: bigint }>;
+
+export function connectPostgres(db: PostgresDatabase): PostgresClient {
+  return postgres(db.url, {
+    max: db.poolMax,
+    connect_timeout: db.connectTimeoutMs / 1000,
+    idle_timeout: db.idleTimeoutMs / 1000,
+    // int8 both ways as BigInt: an id never passes through a double.
+    types: { bigint: postgres.BigInt },
+    connection: {
+      application_name: "plantstore",
+      // A 200 means the commit is on disk, whatever the server's default says.
+      synchronous_commit: "on",
+    },
+    onnotice: () => undefined,
+  });
+}
+
+/** Connects, migrates, and returns the store; a database that is away throws StoreUnavailableError. */
+export async function openPostgresStore(db: PostgresDatabase): Promise<PlantStore> {
+  const sql = connectPostgres(db);
+  let schema: MigrationResult;
+  let settings: { sync: string; version: string };
+  try {
+    schema = await migratePostgres(sql);
+    const [row] = await sql<{ sync: string; version: string }[]>`
+      SELECT current_setting('synchronous_commit') AS sync,
+             current_setting('server_version') AS version`;
+    settings = row ?? { sync: "unknown", version: "unknown" };
+  } catch (error) {
+    await sql.end({ timeout: 1 });
+    throw asStoreError(error);
+  }
+
+  /** Runs one statement within what is left of the create's deadline. */
+  const run = async <T extends readonly Row[]>(
+    query: PendingQuery<T>,
+    deadline: number,
+  ): Promise<T> => {
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => {
+          query.cancel();
+          reject(
+            new StoreUnavailableError(`no answer from the database within ${db.queryTimeoutMs} ms`),
+          );
+        },
+        Math.max(0, deadline - Date.now()),
+      );
+    });
+    try {
+      return await Promise.race([query, expired]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  const attempt = async (plant: NewPlant, wanted: Plant, deadline: number) => {
+    const inserted = await run(
+      sql<{ id: bigint }[]>`
+        INSERT INTO plants (id, name, tag) VALUES (${plant.id}, ${plant.name}, ${plant.tag ?? null})
+        ON CONFLICT (id) DO NOTHING RETURNING id`,
+      deadline,
+    );
+    if (inserted.length === 1) return { kind: "created", plant: wanted } as const;
+    // A separate statement, so it sees a row a concurrent create committed after ours began.
+    const [row] = await run(
+      sql<PlantRow[]>`SELECT name, tag FROM plants WHERE id = ${plant.id}`,
+      deadline,
+    );
+    if (row === undefined) throw new Error(`plant ${plant.id} vanished after a conflict`);
+    const existing = toPlant(row);
+    return samePlant(existing, wanted)
+      ? ({ kind: "replayed", plant: existing } as const)
+      : ({ kind: "conflict", existing } as const);
+  };
+
+  return {
+    async create(plant: NewPlant): Promise<CreateResult> {
+      const wanted = toPlant({ name: plant.name, tag: plant.tag ?? null });
+      assertStorableText(wanted);
+      const deadline = Date.now() + db.queryTimeoutMs;
+      for (let tries = 1; ; tries++) {
+        try {
+          return await attempt(plant, wanted, deadline);
+        } catch (error) {
+          // Distributed engines abort contended transactions; each statement is idempotent.
+          if (isRetryableTransaction(error) && tries < TRANSACTION_ATTEMPTS) continue;
+          throw asStoreError(error);
+        }
+      }
+    },
+    async get(id) {
+      try {
+        const [row] = await sql<PlantRow[]>`SELECT name, tag FROM plants WHERE id = ${id}`;
+        return row === undefined ? undefined : toPlant(row);
+      } catch (error) {
+        throw asStoreError(error);
+      }
+    },
+    describe() {
+      return `postgres ${redactUrl(db.url)} (server ${settings.version}, schema version ${schema.to}, pool max ${db.poolMax}, synchronous_commit=${settings.sync})`;
+    },
+    async close() {
+      await sql.end({ timeout: 5 });
+    },
+  };
+}
+
+const toPlant = (row: PlantRow): Plant =>
+  row.tag === null ? { name: row.name } : { name: row.name, tag: row.tag };

@@ -1,0 +1,55 @@
+// PostgreSQL for tests: TEST_DATABASE_URL names a server (any database on it); each test
+// store gets a database of its own, created here and dropped when the test is done.
+import { randomBytes } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import postgres from "postgres";
+import { inject } from "vitest";
+
+export const TEST_DATABASE_URL = process.env["TEST_DATABASE_URL"];
+
+export const POSTGRES_SKIP_NOTICE =
+  "PostgreSQL suites skipped: set TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres to run them";
+
+export interface TestDatabase {
+  /** DATABASE_URL for the new, empty database. */
+  url: string;
+  name: string;
+  /** Drops the database, ending any connection still open to it. */
+  drop(): Promise<void>;
+}
+
+function requireServerUrl(): string {
+  if (TEST_DATABASE_URL === undefined) throw new Error(POSTGRES_SKIP_NOTICE);
+  return TEST_DATABASE_URL;
+}
+
+/** One short-lived admin connection per call: CREATE/DROP DATABASE cannot run in a pool's transaction. */
+async function admin(statement: string): Promise<void> {
+  const sql = postgres(requireServerUrl(), { max: 1, onnotice: () => undefined });
+  try {
+    await sql.unsafe(statement);
+  } finally {
+    await sql.end({ timeout: 1 });
+  }
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const name = `plantstore_test_${process.pid}_${randomBytes(4).toString("hex")}`;
+  await admin(`CREATE DATABASE ${name}`);
+  recordPostgresRun(name);
+  const url = new URL(requireServerUrl());
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    name,
+    drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+  };
+}
+
+// test/global-setup.ts counts these to prove the PostgreSQL suites ran (CI requires it).
+function recordPostgresRun(name: string): void {
+  const dir = inject("postgresRunMarkers");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, name), "");
+}
