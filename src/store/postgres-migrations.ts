@@ -44,7 +44,7 @@ export async function migratePostgres(sql: PostgresClient): Promise<MigrationRes
 }
 
 // CREATE TABLE IF NOT EXISTS is not atomic in PostgreSQL: two instances creating the same
-// table at once can fail with 23505 or 42P07. The loser's table exists, so it tries again.
+// table at once can fail with 23505, 42P07 or 42710. The loser's table exists, so it tries again.
 async function createBookkeeping(sql: PostgresClient): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
@@ -58,7 +58,7 @@ async function createBookkeeping(sql: PostgresClient): Promise<void> {
       return;
     } catch (error) {
       const code = (error as { code?: unknown }).code;
-      const raced = code === "23505" || code === "42P07";
+      const raced = code === "23505" || code === "42P07" || code === "42710";
       if (!raced || attempt >= 5 || isUnavailable(error)) throw error;
     }
   }

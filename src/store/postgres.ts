@@ -21,6 +21,9 @@ interface PlantRow {
 }
 
 const TRANSACTION_ATTEMPTS = 3;
+// The client's own deadline is a backstop for when the server cannot answer at all (a dead
+// network, every connection busy); it leaves statement_timeout room to answer first.
+const CLIENT_GRACE_MS = 1000;
 
 /** The client with int8 mapped to BigInt, which is what lets a bigint be a parameter. */
 export type PostgresClient = Sql<{ bigint: bigint }>;
@@ -36,6 +39,9 @@ export function connectPostgres(db: PostgresDatabase): PostgresClient {
       application_name: "plantstore",
       // A 200 means the commit is on disk, whatever the server's default says.
       synchronous_commit: "on",
+      // The server aborts a statement stuck past the deadline (a lock, a stall), so the
+      // create fails with a definite "not stored" rather than an unknown outcome.
+      statement_timeout: String(db.queryTimeoutMs),
     },
     onnotice: () => undefined,
   });
@@ -68,7 +74,9 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<PlantStor
         () => {
           query.cancel();
           reject(
-            new StoreUnavailableError(`no answer from the database within ${db.queryTimeoutMs} ms`),
+            new StoreUnavailableError(
+              `no answer from the database within ${db.queryTimeoutMs + CLIENT_GRACE_MS} ms`,
+            ),
           );
         },
         Math.max(0, deadline - Date.now()),
@@ -105,7 +113,7 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<PlantStor
     async create(plant: NewPlant): Promise<CreateResult> {
       const wanted = toPlant({ name: plant.name, tag: plant.tag ?? null });
       assertStorableText(wanted);
-      const deadline = Date.now() + db.queryTimeoutMs;
+      const deadline = Date.now() + db.queryTimeoutMs + CLIENT_GRACE_MS;
       for (let tries = 1; ; tries++) {
         try {
           return await attempt(plant, wanted, deadline);

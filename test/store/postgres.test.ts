@@ -1,0 +1,164 @@
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig, type PostgresDatabase } from "../../src/config.ts";
+import { openPostgresStore } from "../../src/store/postgres.ts";
+import {
+  type PlantStore,
+  SchemaTooNewError,
+  StoreUnavailableError,
+} from "../../src/store/store.ts";
+import { uniqueId } from "../helpers/app.ts";
+import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from "../helpers/postgres.ts";
+import { postgresEngine } from "../helpers/stores.ts";
+import { hostAndPort, startTcpProxy, type TcpProxy, throughProxy } from "../helpers/tcp-proxy.ts";
+import { describeStoreContract } from "./store-contract.ts";
+
+const enabled = TEST_DATABASE_URL !== undefined;
+
+if (enabled) describeStoreContract(postgresEngine);
+
+function settingsFor(url: string, env: Record<string, string> = {}): PostgresDatabase {
+  const { database } = loadConfig({ DATABASE_URL: url, ...env });
+  if (database.engine !== "postgres") throw new Error(`${url} is not a PostgreSQL URL`);
+  return database;
+}
+
+describe.skipIf(!enabled)("PostgreSQL specifics", () => {
+  let db: TestDatabase;
+  let admin: postgres.Sql;
+  const opened: PlantStore[] = [];
+  const open = async (url = db.url, env: Record<string, string> = {}): Promise<PlantStore> => {
+    const store = await openPostgresStore(settingsFor(url, env));
+    opened.push(store);
+    return store;
+  };
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    admin = postgres(db.url, { max: 2, onnotice: () => undefined });
+  });
+  afterAll(async () => {
+    await Promise.all(opened.map((s) => s.close().catch(() => undefined)));
+    await admin?.end({ timeout: 1 });
+    await db?.drop();
+  });
+
+  it("when eight instances open a fresh database at once, then each migration is applied once", async () => {
+    const fresh = await createTestDatabase();
+    try {
+      const stores = await Promise.all(
+        Array.from({ length: 8 }, () => openPostgresStore(settingsFor(fresh.url))),
+      );
+      await Promise.all(stores.map((s) => s.close()));
+      const check = postgres(fresh.url, { max: 1 });
+      const rows = await check`SELECT version, name FROM plantstore_migrations ORDER BY version`;
+      await check.end();
+      expect(rows.map((r) => ({ ...r }))).toEqual([{ version: 1, name: "create plants" }]);
+    } finally {
+      await fresh.drop();
+    }
+  });
+
+  it("when the store is open, then ids are BIGINT and commits are synchronous", async () => {
+    const store = await open();
+    const [column] = await admin`
+      SELECT data_type FROM information_schema.columns
+      WHERE table_name = 'plants' AND column_name = 'id'`;
+    expect(column?.["data_type"]).toBe("bigint");
+    expect(store.describe()).toMatch(
+      /^postgres postgres:\/\/postgres@.*schema version 1, .*synchronous_commit=on\)$/,
+    );
+  });
+
+  it("when the URL carries a password, then describe() masks it", async () => {
+    const url = new URL(db.url);
+    url.password = "not-checked-under-trust";
+    const store = await open(url.toString());
+    expect(store.describe()).toContain(":***@");
+    expect(store.describe()).not.toContain("not-checked-under-trust");
+  });
+
+  it("when the schema is newer than this version knows, then opening is refused", async () => {
+    const newer = await createTestDatabase();
+    try {
+      await (await openPostgresStore(settingsFor(newer.url))).close();
+      const sql = postgres(newer.url, { max: 1 });
+      await sql`INSERT INTO plantstore_migrations (version, name) VALUES (99, 'from the future')`;
+      await sql.end();
+      const opening = openPostgresStore(settingsFor(newer.url));
+      await expect(opening).rejects.toBeInstanceOf(SchemaTooNewError);
+      await expect(opening).rejects.toThrow(/schema is version 99, newer than this plantstore/);
+    } finally {
+      await newer.drop();
+    }
+  });
+
+  it("when the store has been closed, then a create reports the store unavailable", async () => {
+    const store = await openPostgresStore(settingsFor(db.url));
+    await store.close();
+    await expect(store.create({ id: uniqueId(), name: "late" })).rejects.toBeInstanceOf(
+      StoreUnavailableError,
+    );
+  });
+
+  it("when a create waits on a row lock past the query timeout, then it is unavailable and nothing is stored", async () => {
+    const store = await open(db.url, { DATABASE_QUERY_TIMEOUT_MS: "300" });
+    const id = uniqueId();
+    // Another session inserts the same id and holds its transaction open.
+    const holder = postgres(db.url, { max: 1 });
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let locked: () => void = () => undefined;
+    const isLocked = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    const locking = holder.begin(async (tx) => {
+      await tx`INSERT INTO plants (id, name) VALUES (${String(id)}, 'held')`;
+      locked();
+      await held;
+      throw new Error("roll back");
+    });
+    await isLocked;
+    await expect(store.create({ id, name: "waiting" })).rejects.toBeInstanceOf(
+      StoreUnavailableError,
+    );
+    release();
+    await expect(locking).rejects.toThrow("roll back");
+    await holder.end();
+    expect(await store.get(id)).toBeUndefined();
+    expect((await store.create({ id, name: "after" })).kind).toBe("created");
+  });
+
+  describe("when the database goes away and comes back", () => {
+    let proxy: TcpProxy;
+    let store: PlantStore;
+    beforeAll(async () => {
+      proxy = await startTcpProxy(hostAndPort(db.url));
+      store = await open(throughProxy(db.url, proxy), { DATABASE_CONNECT_TIMEOUT_MS: "500" });
+    });
+    afterAll(async () => {
+      await proxy?.close();
+    });
+
+    it("then creates fail as unavailable while it is away and succeed once it is back, without reopening", async () => {
+      const before = uniqueId();
+      expect((await store.create({ id: before, name: "before" })).kind).toBe("created");
+
+      await proxy.stop();
+      const during = uniqueId();
+      await expect(store.create({ id: during, name: "during" })).rejects.toBeInstanceOf(
+        StoreUnavailableError,
+      );
+      await expect(store.get(before)).rejects.toBeInstanceOf(StoreUnavailableError);
+
+      await proxy.start();
+      expect(await store.create({ id: during, name: "during" })).toEqual({
+        kind: "created",
+        plant: { name: "during" },
+      });
+      expect(await store.get(before)).toEqual({ name: "before" });
+    });
+  });
+});
