@@ -26,7 +26,7 @@ export type paths = {
          *
          *     Checks run in this order: method and path (404, 405), credentials (401),
          *     body size (413), a missing body (400), content type (415), body syntax
-         *     and shape (400), then the store (409). A request without valid
+         *     and shape (400), then the store (409, 503). A request without valid
          *     credentials learns nothing about its body.
          */
         post: operations["createPlant"];
@@ -97,8 +97,9 @@ export interface operations {
             /**
              * @description The request is malformed: the body is not valid UTF-8 JSON, is not a JSON
              *     object, lacks `id` or `name`, has a field of the wrong type (no coercion),
-             *     an `id` outside the int64 range, a string with unpaired UTF-16 surrogates,
-             *     or a query parameter. `message` names the field and the reason.
+             *     an `id` outside the int64 range, a string the store cannot keep exactly
+             *     (unpaired UTF-16 surrogates, or a NUL character `\u0000`), or a query
+             *     parameter. `message` names the field and the reason.
              */
             400: {
                 headers: {
@@ -188,9 +189,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down and no longer accepts requests; retry on another instance or later. */
+            /**
+             * @description The server cannot take the request now: it is shutting down, or its
+             *     database is unreachable or did not answer in time. The `Retry-After`
+             *     header says how many seconds to wait. Nothing was changed by a request
+             *     refused while shutting down; after a database failure the plant may or
+             *     may not be stored, and resending the same NewPlant is safe (200 if it was).
+             */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

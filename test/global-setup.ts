@@ -23,8 +23,12 @@ export default function setup(project: TestProject): () => void {
   return () => {
     const runs = readdirSync(markers).length;
     rmSync(markers, { recursive: true, force: true });
+    // vitest only prints an error thrown from teardown; the exit code is what CI sees.
     if (required && runs === 0) {
-      throw new Error("PLANTSTORE_REQUIRE_POSTGRES=1 but no PostgreSQL test database was used");
+      process.stderr.write(
+        "PLANTSTORE_REQUIRE_POSTGRES=1 but no PostgreSQL test database was used\n",
+      );
+      process.exitCode = 1;
     }
   };
 }

@@ -41,7 +41,7 @@ export function connectPostgres(db: PostgresDatabase): PostgresClient {
       synchronous_commit: "on",
       // The server aborts a statement stuck past the deadline (a lock, a stall), so the
       // create fails with a definite "not stored" rather than an unknown outcome.
-      statement_timeout: String(db.queryTimeoutMs),
+      statement_timeout: db.queryTimeoutMs,
     },
     onnotice: () => undefined,
   });

@@ -183,6 +183,23 @@ describe.each(storeEngines)("routing, content types and limits ($name)", (engine
   );
 });
 
+describe.each(storeEngines.filter((e) => e.name === "postgres"))(
+  "when the database is away (%s)",
+  (engine) => {
+    it("when the pool cannot reach the database, then 503 with Retry-After says nothing internal and the cause is logged", async () => {
+      const logLines: Record<string, unknown>[] = [];
+      const away = await createTestApp(engine, logLines);
+      await away.db.store.close();
+      const res = await postPlant(away.app, plantJson(uniqueId(), "x"));
+      expectError(res, 503, /^the store is unavailable; retry shortly$/);
+      expect(res.headers["retry-after"]).toBe("2");
+      const warning = logLines.find((line) => line["msg"] === "store unavailable");
+      expect(warning?.["reason"]).toMatch(/CONNECTION_ENDED/);
+      await away.close();
+    });
+  },
+);
+
 describe("while the app is closing", () => {
   it("when a request arrives after close() began, then 503 with Retry-After and Connection: close, nothing stored", async () => {
     const t = await createTestApp();

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { openSqliteStore } from "../../src/store/sqlite.ts";
+import { StoreUnavailableError } from "../../src/store/store.ts";
 import { sqliteEngine } from "../helpers/stores.ts";
 import { describeStoreContract } from "./store-contract.ts";
 
@@ -37,6 +38,20 @@ describe("SQLite specifics", () => {
     expect(store.describe()).toBe(
       `sqlite ${path} (schema version 1, journal_mode=wal, synchronous=full)`,
     );
+    await store.close();
+  });
+
+  it("when another process holds the write lock past the busy timeout, then a create is unavailable and nothing is stored", async () => {
+    const path = tempPath("plants.db");
+    const store = openSqliteStore(path);
+    const holder = new Database(path);
+    holder.exec("BEGIN IMMEDIATE");
+    await expect(store.create({ id: 7n, name: "blocked" })).rejects.toBeInstanceOf(
+      StoreUnavailableError,
+    );
+    holder.exec("ROLLBACK");
+    holder.close();
+    expect(await store.get(7n)).toBeUndefined();
     await store.close();
   });
 
