@@ -47,47 +47,41 @@ export function connectPostgres(db: PostgresDatabase): PostgresClient {
   });
 }
 
+interface ServerSettings {
+  sync: string;
+  version: string;
+}
+
+/** What describe() reports; refuses a database that could not keep every name exactly. */
+async function readSettings(sql: PostgresClient): Promise<ServerSettings> {
+  const [row] = await sql<(ServerSettings & { encoding: string })[]>`
+    SELECT current_setting('synchronous_commit') AS sync,
+           current_setting('server_version') AS version,
+           current_setting('server_encoding') AS encoding`;
+  if (row === undefined) throw new Error("the database returned no settings");
+  if (row.encoding.toUpperCase() !== "UTF8") {
+    throw new Error(
+      `the database's encoding is ${row.encoding}; plantstore needs UTF8 to keep every name exactly (CREATE DATABASE … ENCODING 'UTF8')`,
+    );
+  }
+  return { sync: row.sync, version: row.version };
+}
+
 /** Connects, migrates, and returns the store; a database that is away throws StoreUnavailableError. */
 export async function openPostgresStore(db: PostgresDatabase): Promise<PlantStore> {
   const sql = connectPostgres(db);
   let schema: MigrationResult;
-  let settings: { sync: string; version: string };
+  let settings: ServerSettings;
   try {
     schema = await migratePostgres(sql);
-    const [row] = await sql<{ sync: string; version: string }[]>`
-      SELECT current_setting('synchronous_commit') AS sync,
-             current_setting('server_version') AS version`;
-    settings = row ?? { sync: "unknown", version: "unknown" };
+    settings = await readSettings(sql);
   } catch (error) {
     await sql.end({ timeout: 1 });
     throw asStoreError(error);
   }
 
-  /** Runs one statement within what is left of the create's deadline. */
-  const run = async <T extends readonly Row[]>(
-    query: PendingQuery<T>,
-    deadline: number,
-  ): Promise<T> => {
-    let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => {
-          query.cancel();
-          reject(
-            new StoreUnavailableError(
-              `no answer from the database within ${db.queryTimeoutMs + CLIENT_GRACE_MS} ms`,
-            ),
-          );
-        },
-        Math.max(0, deadline - Date.now()),
-      );
-    });
-    try {
-      return await Promise.race([query, expired]);
-    } finally {
-      clearTimeout(timer);
-    }
-  };
+  const run = <T extends readonly Row[]>(query: PendingQuery<T>, deadline: number): Promise<T> =>
+    withDeadline(query, deadline, db.queryTimeoutMs + CLIENT_GRACE_MS);
 
   const attempt = async (plant: NewPlant, wanted: Plant, deadline: number) => {
     const inserted = await run(
@@ -139,6 +133,30 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<PlantStor
       await sql.end({ timeout: 5 });
     },
   };
+}
+
+/**
+ * The statement's result, or StoreUnavailableError once the deadline passes. The statement
+ * is not cancelled from here: postgres.js would reject a failed cancel out of our reach, and
+ * statement_timeout already ends it on the server; a late commit is a plant a retry replays.
+ */
+async function withDeadline<T>(
+  query: PromiseLike<T>,
+  deadline: number,
+  budgetMs: number,
+): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new StoreUnavailableError(`no answer from the database within ${budgetMs} ms`)),
+      Math.max(0, deadline - Date.now()),
+    );
+  });
+  try {
+    return await Promise.race([query, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 const toPlant = (row: PlantRow): Plant =>

@@ -34,9 +34,10 @@ async function admin(statement: string): Promise<void> {
   }
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+/** `options` are appended to CREATE DATABASE, e.g. "ENCODING 'LATIN1' TEMPLATE template0". */
+export async function createTestDatabase(options = ""): Promise<TestDatabase> {
   const name = `plantstore_test_${process.pid}_${randomBytes(4).toString("hex")}`;
-  await admin(`CREATE DATABASE ${name}`);
+  await admin(`CREATE DATABASE ${name} ${options}`);
   recordPostgresRun(name);
   const url = new URL(requireServerUrl());
   url.pathname = `/${name}`;

@@ -93,6 +93,19 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
     }
   });
 
+  it("when the database's encoding is not UTF8, then opening is refused with the reason", async () => {
+    const latin1 = await createTestDatabase(
+      "ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0",
+    );
+    try {
+      await expect(openPostgresStore(settingsFor(latin1.url))).rejects.toThrow(
+        /encoding is LATIN1; plantstore needs UTF8/,
+      );
+    } finally {
+      await latin1.drop();
+    }
+  });
+
   it("when the store has been closed, then a create reports the store unavailable", async () => {
     const store = await openPostgresStore(settingsFor(db.url));
     await store.close();
