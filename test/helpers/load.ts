@@ -107,3 +107,10 @@ export const sleep = (ms: number): Promise<void> =>
 /** The Plant the server answers for a NewPlant: name, and tag only if it was sent. */
 export const plantOf = (plant: Plant): Plant =>
   plant.tag === undefined ? { name: plant.name } : { name: plant.name, tag: plant.tag };
+
+/** One line per outcome, for a failure message. */
+export function describeOutcome(outcome: Outcome): string {
+  return outcome.kind === "answer"
+    ? `${outcome.id}: HTTP ${outcome.answer.status} ${outcome.answer.body}`
+    : `${outcome.id}: ${outcome.kind} ${outcome.error.message}`;
+}

@@ -1,28 +1,37 @@
 // A 200 is sent only once the plant is committed to durable storage: SIGKILL the server
-// in the middle of a load and every plant it acknowledged must be there after a restart.
+// in the middle of a load and every plant it acknowledged must be there after a restart,
+// on every engine.
 import { isDeepStrictEqual } from "node:util";
-import { afterAll, afterEach, describe, expect, test } from "vitest";
-import { openSqliteStore } from "../../src/store/sqlite.ts";
+import { afterEach, describe, expect, test } from "vitest";
 import { plantJson } from "../helpers/app.ts";
-import { type Outcome, plantOf, sleep, startLoad, waitUntil } from "../helpers/load.ts";
-import { killLeftoverServers, makeTempDb, startServer } from "../helpers/server-process.ts";
+import {
+  describeOutcome,
+  type Outcome,
+  plantOf,
+  sleep,
+  startLoad,
+  waitUntil,
+} from "../helpers/load.ts";
+import { killLeftoverServers, startServer } from "../helpers/server-process.ts";
 import { expectPlantAnswer, post } from "../helpers/socket-http.ts";
+import { storeEngines, type TestStore } from "../helpers/stores.ts";
 
-const db = makeTempDb();
+let db: TestStore | undefined;
 
-// A failed test must not leave its server behind.
-afterEach(killLeftoverServers);
-afterAll(async () => {
+// A failed test must not leave its server or its database behind.
+afterEach(async () => {
   await killLeftoverServers();
-  db.remove();
+  await db?.destroy();
+  db = undefined;
 });
 
 /** Fewer than this many acknowledged plants would make the test nearly vacuous. */
 const MIN_ACKNOWLEDGED = 25;
 
-describe("a crash (SIGKILL) under load", () => {
+describe.each(storeEngines)("a crash (SIGKILL) under load on $name", (engine) => {
   test("when the server is SIGKILLed while 16 clients create plants, then every plant it acknowledged is stored exactly after a restart", async () => {
-    const server = await startServer({ databasePath: db.path });
+    db = await engine.create();
+    const server = await startServer({ databaseUrl: db.url });
     const load = startLoad({
       url: server.url,
       loops: 16,
@@ -59,23 +68,19 @@ describe("a crash (SIGKILL) under load", () => {
     expect(acknowledged.length).toBeGreaterThan(MIN_ACKNOWLEDGED);
     for (const { answer, plant } of acknowledged) expectPlantAnswer(answer, plantOf(plant));
 
-    // The file, read directly after the crash (this also recovers the WAL).
-    const store = openSqliteStore(db.path);
-    try {
-      const wrong: string[] = [];
-      for (const { id, plant } of acknowledged) {
-        const found = await store.get(id);
-        if (!isDeepStrictEqual(found, plantOf(plant))) {
-          wrong.push(`${id}: sent ${JSON.stringify(plant)}, stored ${JSON.stringify(found)}`);
-        }
+    // The database, read over a new connection after the crash.
+    const store = await db.reopen();
+    const wrong: string[] = [];
+    for (const { id, plant } of acknowledged) {
+      const found = await store.get(id);
+      if (!isDeepStrictEqual(found, plantOf(plant))) {
+        wrong.push(`${id}: sent ${JSON.stringify(plant)}, stored ${JSON.stringify(found)}`);
       }
-      expect(wrong).toEqual([]);
-    } finally {
-      await store.close();
     }
+    expect(wrong).toEqual([]);
 
-    // A new server on the same file answers every acknowledged plant's replay with 200.
-    const restarted = await startServer({ databasePath: db.path });
+    // A new server on the same database answers every acknowledged plant's replay with 200.
+    const restarted = await startServer({ databaseUrl: db.url });
     const queue = [...acknowledged];
     await Promise.all(
       Array.from({ length: 8 }, async () => {
@@ -89,9 +94,3 @@ describe("a crash (SIGKILL) under load", () => {
     expect(await restarted.stop()).toEqual({ code: 0, signal: null });
   });
 });
-
-function describeOutcome(outcome: Outcome): string {
-  return outcome.kind === "answer"
-    ? `${outcome.id}: HTTP ${outcome.answer.status} ${outcome.answer.body}`
-    : `${outcome.id}: ${outcome.kind} ${outcome.error.message}`;
-}
