@@ -61,6 +61,8 @@ export type StartOptions = (
   /** Extra or overriding environment variables; `undefined` removes a variable. */
   env?: Readonly<Record<string, string | undefined>>;
   startTimeoutMs?: number;
+  /** Told each piece of stderr as it arrives, e.g. to act on a line before the server listens. */
+  onStderr?: (chunk: string) => void;
 };
 
 // `npm start` runs `tsx src/main.ts`; absolute paths let the server run from any directory.
@@ -112,6 +114,7 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
   child.stderr?.setEncoding("utf8");
   child.stderr?.on("data", (chunk: string) => {
     stderrText += chunk;
+    options.onStderr?.(chunk);
   });
 
   const lines: string[] = [];
