@@ -21,6 +21,8 @@ export interface LoadOptions {
   maxDurationMs: number;
   plantFor(id: bigint): Plant;
   requestTimeoutMs?: number;
+  /** A pause after each request, so loops answered at once (503s) do not spin. */
+  pauseMs?: number;
 }
 
 export interface Load {
@@ -72,6 +74,7 @@ export function startLoad(options: LoadOptions): Load {
       } finally {
         inFlight--;
       }
+      if (options.pauseMs !== undefined) await sleep(options.pauseMs);
     }
   };
 
