@@ -138,10 +138,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
 
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
-    if (request.raw.destroyed) {
-      // The client went away mid-request: nobody to answer, and no fault of ours.
+    if (request.raw.readableAborted) {
+      // The client went away mid-request: nobody to answer, and no fault of ours. (Not
+      // `destroyed`: Node destroys every request once its body has been read in full.)
       request.log.info({ code: error.code }, "request aborted by the client");
-      return reply.code(400).send();
+      // Nobody reads it, but even this answer keeps the contract's shape.
+      return send(reply, errorResponse(400, "the request was not received in full"));
     }
     const bodyProblem = bodyStageProblem(error);
     try {
