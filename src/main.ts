@@ -1,7 +1,7 @@
 // Process entry: read configuration, open the store, listen, and shut down gracefully.
 import { buildApp } from "./app.ts";
 import { createAuthenticator } from "./auth/authenticator.ts";
-import { issueInitialToken } from "./auth/issue-token.ts";
+import { hasUsableToken, issueInitialToken } from "./auth/issue-token.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { databaseLocation, openStore } from "./store/open.ts";
 import { type Store, StoreUnavailableError } from "./store/store.ts";
@@ -27,7 +27,14 @@ async function firstStart(config: Config, store: Store): Promise<void> {
   if (config.tokens !== undefined || config.jwt !== undefined) return;
   try {
     const issued = await issueInitialToken(store.tokens);
-    if (issued === undefined) return;
+    if (issued === undefined) {
+      if (!(await hasUsableToken(store.tokens))) {
+        process.stderr.write(
+          "plantstore: no usable token: every managed token is revoked or expired, and neither PLANTSTORE_TOKENS nor JWTs are set; create one with `npm run plantstore -- tokens create --name NAME`\n",
+        );
+      }
+      return;
+    }
     process.stderr.write(
       `plantstore: no tokens yet; created the managed token "initial" (${issued.record.id}). It is shown this once:\n  ${issued.token}\n`,
     );

@@ -36,6 +36,13 @@ export async function issueToken(store: TokenStore, request: TokenRequest): Prom
 
 export const INITIAL_TOKEN_NAME = "initial";
 
+/** Whether any managed token can still be used (neither revoked nor expired). */
+export async function hasUsableToken(store: TokenStore, now = new Date()): Promise<boolean> {
+  return (await store.list()).some(
+    (token) => token.revokedAt === null && (token.expiresAt === null || token.expiresAt > now),
+  );
+}
+
 /**
  * First start: with an empty token table, creates the managed token "initial" and returns
  * it. Of instances starting together on one database, one creates it (names are unique

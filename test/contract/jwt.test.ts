@@ -2,12 +2,14 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AuthFailure } from "../../src/auth/outcome.ts";
 import type { JwtConfig } from "../../src/config.ts";
 import {
   createTestApp,
   expectError,
   JSON_TYPE,
   plantJson,
+  postPlant,
   type TestApp,
   uniqueId,
 } from "../helpers/app.ts";
@@ -258,6 +260,35 @@ describe("JWTs when the JWKS URL does not answer", () => {
     const res = await jwt.post(`Bearer ${await signJwt(rs)}`);
     expectError(res, 503, /keys/);
     expect(res.headers["retry-after"]).toBe("2");
+  });
+});
+
+describe("JWT refusals in the log and to the metrics seam", () => {
+  it("when an expired JWT is refused, then the request's log line and onAuthFailure name the reason and subject, never the token", async () => {
+    const logLines: Record<string, unknown>[] = [];
+    const failures: AuthFailure[] = [];
+    const path = keys.write("logged.json", jwks(rs));
+    const test = await createTestApp(undefined, logLines, {
+      jwt: jwtConfig({ kind: "jwks-file", path }),
+      onAuthFailure: (failure) => failures.push(failure),
+    });
+    try {
+      const token = await signJwt(rs, { expiresIn: -120 });
+      const res = await postPlant(test.app, plantJson(uniqueId(), "x"), {
+        authorization: `Bearer ${token}`,
+      });
+      expectError(res, 401, /expired/);
+      const auth = {
+        failure: "invalid_token",
+        reason: "expired",
+        token: { kind: "jwt", subject: "user-42" },
+      };
+      expect(logLines.find((line) => line["status"] === 401)).toMatchObject({ auth });
+      expect(failures).toMatchObject([{ kind: "invalid_token", reason: "expired" }]);
+      expect(JSON.stringify(logLines)).not.toContain(token.split(".")[2]);
+    } finally {
+      await test.close();
+    }
   });
 });
 

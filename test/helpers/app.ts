@@ -1,7 +1,7 @@
 // Builds the real app on a real store for app.inject tests, and small request helpers.
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, expect } from "vitest";
-import { buildApp } from "../../src/app.ts";
+import { type AppOptions, buildApp } from "../../src/app.ts";
 import { type AuthenticatorOptions, createAuthenticator } from "../../src/auth/authenticator.ts";
 import { type StoreEngine, sqliteEngine, type TestStore } from "./stores.ts";
 
@@ -17,7 +17,8 @@ export interface TestApp {
 }
 
 /** Authentication settings beyond the two static test tokens and the store's managed tokens. */
-export type TestAuth = Partial<Pick<AuthenticatorOptions, "jwt" | "managed">>;
+export type TestAuth = Partial<Pick<AuthenticatorOptions, "jwt" | "managed">> &
+  Pick<AppOptions, "onAuthFailure">;
 
 /** The app on a fresh store; pass `logLines` to collect its log lines (parsed) instead of silence. */
 export async function createTestApp(
@@ -36,6 +37,7 @@ export async function createTestApp(
         log,
         ...(auth.managed === undefined ? {} : { managed: auth.managed }),
       }),
+    ...(auth.onAuthFailure === undefined ? {} : { onAuthFailure: auth.onAuthFailure }),
     ...(logLines === undefined
       ? { logLevel: "silent" }
       : {

@@ -52,5 +52,16 @@ describe("first start with no configuration", () => {
     expect(again.stderr()).not.toMatch(/initial|ps_/);
     expect((await post(again.url, `Bearer ${token}`)).status).toBe(200);
     expect(await again.stop("SIGTERM")).toEqual({ code: 0, signal: null });
+
+    // With "initial" revoked nothing can authenticate: the start says so, and creates no token.
+    const reopened = openSqliteStore(join(cwd, "data", "plants.db"));
+    await reopened.tokens.revoke("initial", new Date());
+    await reopened.close();
+    const locked = await startUnconfigured();
+    expect(locked.stderr()).toMatch(
+      /^plantstore: no usable token: .*tokens create --name NAME`\n$/,
+    );
+    expect((await post(locked.url, `Bearer ${token}`)).status).toBe(401);
+    expect(await locked.stop("SIGTERM")).toEqual({ code: 0, signal: null });
   });
 });
