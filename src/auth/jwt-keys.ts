@@ -56,9 +56,14 @@ function readJwks(path: string): JSONWebKeySet {
 }
 
 function watchedJwksFile(path: string, log: AuthLog): JWTVerifyGetKey {
+  // What identifies one version of the file; a missing file is a version too.
   const stamp = (): string => {
-    const stat = statSync(path);
-    return `${stat.mtimeMs}:${stat.size}`;
+    try {
+      const stat = statSync(path);
+      return `${stat.mtimeMs}:${stat.size}`;
+    } catch (error) {
+      return `unreadable:${(error as NodeJS.ErrnoException).code}`;
+    }
   };
   let keys: ReturnType<typeof createLocalJWKSet>;
   let loaded: string;
@@ -71,17 +76,19 @@ function watchedJwksFile(path: string, log: AuthLog): JWTVerifyGetKey {
     );
   }
   let checkedAt = Date.now();
+  let broken: string | undefined;
 
   const reloadIfChanged = (): void => {
     checkedAt = Date.now();
+    const now = stamp();
+    if (now === loaded || now === broken) return;
     try {
-      const now = stamp();
-      if (now === loaded) return;
       keys = createLocalJWKSet(readJwks(path));
       loaded = now;
       log.info({ path }, "JWKS file changed; keys reloaded");
     } catch (error) {
-      // Mid-write or broken: keep the keys we have; the next check tries again.
+      // Mid-write or broken: keep the keys we have, say so once per version of the file.
+      broken = now;
       log.warn({ path, reason: String(error) }, "JWKS file unreadable; keeping the last good keys");
     }
   };

@@ -103,15 +103,15 @@ export async function openManagedTokens(
   /** Resolves once a read that began after `since` is done (or, at worst, after a bound). */
   const viewAfter = async (since: number): Promise<void> => {
     for (;;) {
-      if (inFlight !== undefined && lastStart >= since) return inFlight;
+      if (inFlight !== undefined && lastStart > since) return inFlight;
+      const gap = lastStart + MISS_REFRESH_MIN_GAP_MS - Date.now();
       if (inFlight !== undefined) await inFlight;
-      else if (Date.now() - lastStart < MISS_REFRESH_MIN_GAP_MS)
-        await sleep(MISS_REFRESH_MIN_GAP_MS);
+      else if (gap > 0) await sleep(gap, undefined, { ref: false });
       else return refresh();
     }
   };
   const refreshOnMiss = (since: number): Promise<void> =>
-    Promise.race([viewAfter(since), sleep(MISS_REFRESH_WAIT_MS)]);
+    Promise.race([viewAfter(since), sleep(MISS_REFRESH_WAIT_MS, undefined, { ref: false })]);
 
   return {
     async check(token) {
