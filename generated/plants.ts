@@ -24,10 +24,11 @@ export type paths = {
          *     literals such as `1.0` or `1e2` are integers; `1.5` and `"5"` are not.
          *     Names and tags are kept exactly as sent; unknown fields are ignored.
          *
-         *     Checks run in this order: method and path (404, 405), credentials (401),
-         *     body size (413), a missing body (400), content type (415), body syntax
-         *     and shape (400), then the store (409, 503). A request without valid
-         *     credentials learns nothing about its body.
+         *     Checks run in this order: method and path (404, 405), credentials (401,
+         *     or 503 when a JWT's keys cannot be fetched), scope (403), body size (413),
+         *     a missing body (400), content type (415), body syntax and shape (400),
+         *     then the store (409, 503). A request without valid credentials learns
+         *     nothing about its body.
          */
         post: operations["createPlant"];
         delete?: never;
@@ -112,12 +113,34 @@ export interface operations {
             /**
              * @description The `Authorization` header is missing, uses another scheme than Bearer
              *     (the scheme name is case-insensitive), or carries a token the server does
-             *     not accept. The response has a `WWW-Authenticate: Bearer` header, with
-             *     `error="invalid_token"` when a token was given.
+             *     not accept: unknown, mistyped (a managed token's checksum does not match),
+             *     revoked, expired, or a JWT that is not yet valid, has the wrong issuer or
+             *     audience, an algorithm not accepted, or a bad signature. The response has a
+             *     `WWW-Authenticate: Bearer realm="plantstore"` header, with
+             *     `error="invalid_token"` and an `error_description` when a token was given;
+             *     the description never repeats the token.
              */
             401: {
                 headers: {
                     /** @description The Bearer challenge (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The token is valid but carries scopes, and not `plants:write`, which
+             *     creating a plant needs. A token that carries no scope claim at all has
+             *     full access. Checked after the credentials and before the body is read.
+             *     The response has a `WWW-Authenticate: Bearer realm="plantstore",
+             *     error="insufficient_scope", error_description="…", scope="plants:write"`
+             *     header.
+             */
+            403: {
+                headers: {
+                    /** @description The Bearer challenge (RFC 6750) naming the scope needed. */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -190,8 +213,9 @@ export interface operations {
                 };
             };
             /**
-             * @description The server cannot take the request now: it is shutting down, or its
-             *     database is unreachable or did not answer in time. The `Retry-After`
+             * @description The server cannot take the request now: it is shutting down, its
+             *     database is unreachable or did not answer in time, or the keys to check
+             *     a JWT could not be fetched from the identity provider. The `Retry-After`
              *     header says how many seconds to wait. Nothing was changed by a request
              *     refused while shutting down; after a database failure the plant may or
              *     may not be stored, and resending the same NewPlant is safe (200 if it was).

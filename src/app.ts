@@ -9,9 +9,10 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from "fastify";
+import type { AuthenticatorFactory } from "./auth/authenticator.ts";
+import type { AuthFailure } from "./auth/outcome.ts";
 import type { Config } from "./config.ts";
 import { createPlantHandler } from "./handlers/create-plant.ts";
-import { createTokenVerifier } from "./http/auth.ts";
 import { type Body, interpretBody, problem } from "./http/body.ts";
 import { addDraining } from "./http/draining.ts";
 import { parserErrorResponse, writeRawResponse } from "./http/raw-response.ts";
@@ -36,14 +37,17 @@ const STORE_RETRY_AFTER_SECONDS = 2;
 
 export interface AppOptions {
   store: PlantStore;
-  tokens: readonly string[];
+  /** Builds the authenticator with the app's logger; the app closes it when it closes. */
+  authenticator: AuthenticatorFactory;
+  /** Told about every refused authentication (the seam for metrics). */
+  onAuthFailure?: (failure: AuthFailure) => void;
   logLevel: Config["logLevel"];
   /** Where log lines go; standard output when absent. */
   logStream?: { write(line: string): void };
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const { store, tokens, logLevel, logStream } = options;
+  const { store, logLevel, logStream } = options;
   const app = Fastify({
     logger: logStream === undefined ? { level: logLevel } : { level: logLevel, stream: logStream },
     logController: new OneLinePerRequest(),
@@ -75,8 +79,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   });
 
+  const authenticator = await options.authenticator(app.log);
+  app.addHook("onClose", () => authenticator.close());
   const api = await createBackend({
-    verifier: createTokenVerifier(tokens),
+    authenticator,
     operations: { createPlant: createPlantHandler(store) },
   });
 
@@ -107,7 +113,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         request.body as Buffer | undefined,
       );
     const { method, url: target, headers, query } = request;
-    return send(reply, await decide({ method, target, headers, query, readBody }));
+    const onAuthFailure = (failure: AuthFailure) => {
+      // On the request's one log line: why, and which token when known; never the token.
+      const { kind, reason, token } = failure;
+      reply.log = reply.log.child({ auth: { failure: kind, reason, token } });
+      options.onAuthFailure?.(failure);
+    };
+    return send(reply, await decide({ method, target, headers, query, readBody, onAuthFailure }));
   };
 
   app.all("*", (request, reply) => handle(request, reply));

@@ -1,6 +1,8 @@
 // Settings come from the environment only, are checked once at start-up, and an invalid
 // value stops the process with one line naming the variable (see src/main.ts).
 import { isAbsolute, resolve } from "node:path";
+import { ConfigError } from "./config-error.ts";
+import { parseJwt } from "./config-jwt.ts";
 
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 
@@ -26,6 +28,23 @@ export interface PostgresDatabase {
 
 export type DatabaseConfig = SqliteDatabase | PostgresDatabase;
 
+/** Where the keys that sign accepted JWTs come from. */
+export type JwtKeySource =
+  | { kind: "jwks-file"; path: string }
+  | { kind: "jwks-url"; url: string }
+  | { kind: "public-key-file"; path: string }
+  | { kind: "hs256-secret"; secret: string };
+
+export interface JwtConfig {
+  issuer: string;
+  audience: string;
+  keySource: JwtKeySource;
+  /** JWS algorithms accepted; never "none", never HMAC mixed with public-key ones. */
+  algorithms: readonly string[];
+  /** Leeway for exp and nbf, in seconds. */
+  clockSkewSeconds: number;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -33,13 +52,13 @@ export interface Config {
   database: DatabaseConfig;
   /** How long start-up keeps retrying an unreachable database before it gives up. */
   startupTimeoutMs: number;
-  /** Accepted bearer tokens; undefined means "generate one at start-up". */
+  /** Static bearer tokens; undefined means managed tokens (and JWTs) only. */
   tokens: readonly string[] | undefined;
+  /** JWTs from an identity provider; undefined when not configured. */
+  jwt: JwtConfig | undefined;
 }
 
-export class ConfigError extends Error {
-  override name = "ConfigError";
-}
+export { ConfigError };
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -55,6 +74,8 @@ const LOG_LEVELS: readonly LogLevel[] = [
 // RFC 6750 b64token: what a bearer token may contain on the wire.
 const TOKEN_SYNTAX = /^[A-Za-z0-9\-._~+/]+=*$/;
 const MIN_TOKEN_LENGTH = 16;
+/** Three base64url segments: a JWS in compact serialisation. */
+export const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
 export const DEFAULTS = {
   PORT: "8080",
@@ -76,6 +97,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     database: parseDatabase(env, cwd),
     startupTimeoutMs: setting(env, "DATABASE_STARTUP_TIMEOUT_MS", 0, 3_600_000),
     tokens: parseTokens(env["PLANTSTORE_TOKENS"]),
+    jwt: parseJwt(env, cwd),
   };
 }
 
@@ -198,6 +220,12 @@ function parseTokens(raw: string | undefined): readonly string[] | undefined {
     if (!TOKEN_SYNTAX.test(token) || token.length < MIN_TOKEN_LENGTH) {
       throw new ConfigError(
         `PLANTSTORE_TOKENS entry ${i + 1} must be at least ${MIN_TOKEN_LENGTH} characters of A-Z a-z 0-9 - . _ ~ + / (RFC 6750)`,
+      );
+    }
+    // How a token is checked follows from its shape (src/auth/authenticator.ts).
+    if (token.startsWith("ps_") || JWT_SHAPE.test(token)) {
+      throw new ConfigError(
+        `PLANTSTORE_TOKENS entry ${i + 1} looks like a managed token (ps_…) or a JWT (three dot-separated parts); choose another`,
       );
     }
   });

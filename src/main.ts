@@ -1,9 +1,10 @@
 // Process entry: read configuration, open the store, listen, and shut down gracefully.
-import { randomBytes } from "node:crypto";
 import { buildApp } from "./app.ts";
+import { createAuthenticator } from "./auth/authenticator.ts";
+import { hasUsableToken, issueInitialToken } from "./auth/issue-token.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { databaseLocation, openStore } from "./store/open.ts";
-import { type PlantStore, StoreUnavailableError } from "./store/store.ts";
+import { type Store, StoreUnavailableError } from "./store/store.ts";
 
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
@@ -21,16 +22,29 @@ function readConfig(): Config {
   }
 }
 
-function tokensFor(config: Config): readonly string[] {
-  if (config.tokens !== undefined) return config.tokens;
-  const token = randomBytes(32).toString("base64url");
-  process.stderr.write(
-    `plantstore: PLANTSTORE_TOKENS is not set; this run accepts one generated bearer token:\n  ${token}\n`,
-  );
-  return [token];
+/** First start with nothing configured: a managed token "initial", printed once. */
+async function firstStart(config: Config, store: Store): Promise<void> {
+  if (config.tokens !== undefined || config.jwt !== undefined) return;
+  try {
+    const issued = await issueInitialToken(store.tokens);
+    if (issued === undefined) {
+      if (!(await hasUsableToken(store.tokens))) {
+        process.stderr.write(
+          "plantstore: no usable token: every managed token is revoked or expired, and neither PLANTSTORE_TOKENS nor JWTs are set; create one with `npm run plantstore -- tokens create --name NAME`\n",
+        );
+      }
+      return;
+    }
+    process.stderr.write(
+      `plantstore: no tokens yet; created the managed token "initial" (${issued.record.id}). It is shown this once:\n  ${issued.token}\n`,
+    );
+  } catch (error) {
+    await store.close();
+    fail(`cannot create the initial token: ${(error as Error).message}`);
+  }
 }
 
-async function open(config: Config): Promise<PlantStore> {
+async function open(config: Config): Promise<Store> {
   const where = databaseLocation(config.database);
   try {
     return await openStore(config.database, {
@@ -54,7 +68,21 @@ const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
 const config = readConfig();
 const store = await open(config);
-const app = await buildApp({ store, tokens: tokensFor(config), logLevel: config.logLevel });
+await firstStart(config, store);
+const app = await buildApp({
+  store,
+  authenticator: (log) =>
+    createAuthenticator({
+      staticTokens: config.tokens ?? [],
+      tokens: store.tokens,
+      jwt: config.jwt,
+      log,
+    }),
+  logLevel: config.logLevel,
+}).catch(async (error: unknown) => {
+  await store.close();
+  fail(`cannot set up authentication: ${(error as Error).message}`);
+});
 app.log.info({ store: store.describe() }, "store opened");
 
 let stopping = false;

@@ -3,10 +3,12 @@
 // so an operation handler only ever sees a routed, authenticated, valid request.
 import { type Context, OpenAPIBackend, type Request } from "openapi-backend";
 import type { operations } from "../../generated/plants.ts";
-import type { AuthOutcome, TokenVerifier } from "../http/auth.ts";
+import type { Authenticator } from "../auth/authenticator.ts";
+import type { AuthFailure } from "../auth/outcome.ts";
 import type { Body } from "../http/body.ts";
 import { type ApiResponse, errorResponse, type OperationResponse } from "../http/responses.ts";
 import { describeValidationErrors } from "../http/validation-message.ts";
+import { authFailureResponse } from "./auth-response.ts";
 import { loadDocument } from "./document.ts";
 
 /** What the Fastify route hands to every openapi-backend handler besides the context. */
@@ -17,6 +19,8 @@ export interface Call {
   readonly readBody: () => Body;
   /** Set once the caller is authenticated; validationFail and operations always have it. */
   body?: Body;
+  /** Told about every refused authentication, before the answer is sent. */
+  readonly onAuthFailure?: (failure: AuthFailure) => void;
 }
 
 export type OperationHandler<Op extends keyof operations> = (
@@ -25,15 +29,16 @@ export type OperationHandler<Op extends keyof operations> = (
 ) => Promise<OperationResponse<Op>>;
 
 export interface BackendOptions {
-  verifier: TokenVerifier;
+  authenticator: Pick<Authenticator, "authenticate">;
   /** One handler per operation in the YAML: the compiler reports a missing or extra one. */
   operations: { [Op in keyof operations]: OperationHandler<Op> };
 }
 
-const REALM = 'realm="plantstore"';
+/** Operation extension naming the scopes a token needs, when it carries scopes at all. */
+const SCOPES_EXTENSION = "x-required-scopes";
 
 export async function createBackend({
-  verifier,
+  authenticator,
   operations,
 }: BackendOptions): Promise<OpenAPIBackend> {
   const api = new OpenAPIBackend({
@@ -44,8 +49,13 @@ export async function createBackend({
     ignoreTrailingSlashes: false,
     ajvOpts: { allErrors: true, verbose: true, coerceTypes: false, useDefaults: false },
     securityHandlers: {
-      bearerAuth: (c: Context) => {
-        const outcome = verifier.verify(header(c, "authorization"));
+      // A token without a needed scope fails here too (insufficient_scope), so that the body
+      // is never read for it; unauthorizedHandler answers 403 for that kind of failure.
+      bearerAuth: async (c: Context) => {
+        const outcome = await authenticator.authenticate(
+          header(c, "authorization"),
+          requiredScopes(c.operation),
+        );
         return outcome.ok ? outcome : { error: outcome };
       },
     },
@@ -61,7 +71,7 @@ export async function createBackend({
           { allow },
         );
       },
-      unauthorizedHandler: (c: Context) => unauthorized(c),
+      unauthorizedHandler: (c: Context, call: Call) => unauthorized(c, call),
       // The body is read only for an authenticated caller, after routing and before
       // validation: nobody without a token can make the server decode or parse JSON.
       postSecurityHandler: (c: Context, call: Call) => {
@@ -81,6 +91,7 @@ export async function createBackend({
     },
   });
   await api.init();
+  for (const operation of api.router.getOperations()) requiredScopes(operation);
   const missing = api.router
     .getOperations()
     .filter((op) => !((op.operationId ?? "") in operations));
@@ -90,19 +101,26 @@ export async function createBackend({
   return api;
 }
 
-function unauthorized(c: Context): ApiResponse {
-  const result = c.security["bearerAuth"] as { error?: AuthOutcome } | undefined;
-  const outcome = result?.error;
-  const failure =
-    outcome !== undefined && outcome.ok === false
-      ? outcome
-      : ({ ok: false, reason: "missing", description: "authentication is required" } as const);
-  // RFC 6750 §3: no error code when no credentials were sent; invalid_token when they were.
-  const challenge =
-    failure.reason === "missing"
-      ? `Bearer ${REALM}`
-      : `Bearer ${REALM}, error="invalid_token", error_description="${failure.description}"`;
-  return errorResponse(401, failure.description, { "www-authenticate": challenge });
+function unauthorized(c: Context, call: Call): ApiResponse {
+  const result = c.security["bearerAuth"] as { error?: unknown } | undefined;
+  const failure = result?.error;
+  // Anything but an AuthFailure is a fault in authenticating, not the caller's: a 500.
+  if (!isAuthFailure(failure)) throw failure ?? new Error("authentication gave no outcome");
+  call.onAuthFailure?.(failure);
+  return authFailureResponse(failure);
+}
+
+const isAuthFailure = (value: unknown): value is AuthFailure =>
+  typeof value === "object" && value !== null && "ok" in value && value.ok === false;
+
+/** The operation's x-required-scopes: a list of scope names, or none. */
+function requiredScopes(operation: Context["operation"]): readonly string[] {
+  const scopes: unknown = (operation as unknown as Record<string, unknown>)[SCOPES_EXTENSION];
+  if (scopes === undefined) return [];
+  if (!Array.isArray(scopes) || !scopes.every((scope) => typeof scope === "string")) {
+    throw new Error(`${SCOPES_EXTENSION} of ${operation.operationId} must be a list of strings`);
+  }
+  return scopes;
 }
 
 function allowedMethods(api: OpenAPIBackend, path: string): string {

@@ -2,6 +2,7 @@
 // interpretation (only once authenticated), validation and the operation handler.
 import type { IncomingHttpHeaders } from "node:http";
 import type { OpenAPIBackend, Request } from "openapi-backend";
+import type { AuthFailure } from "../auth/outcome.ts";
 import type { Body } from "../http/body.ts";
 import type { ApiResponse } from "../http/responses.ts";
 import type { Call } from "./backend.ts";
@@ -14,19 +15,22 @@ export interface RequestFacts {
   /** Parsed query; without it openapi-backend parses the target's, dropping __proto__ & co. */
   query?: unknown;
   readBody: () => Body;
+  onAuthFailure?: (failure: AuthFailure) => void;
 }
 
 export type Decide = (facts: RequestFacts) => Promise<ApiResponse>;
 
 export function createDecide(api: OpenAPIBackend): Decide {
-  return ({ method, target, headers, query, readBody }) => {
+  return ({ method, target, headers, query, readBody, onAuthFailure }) => {
     const request: Request = {
       method,
       path: originForm(target),
       headers: headers as Request["headers"],
       ...(query === undefined ? {} : { query: query as NonNullable<Request["query"]> }),
     };
-    return api.handleRequest(request, { request, readBody } satisfies Call);
+    const call: Call =
+      onAuthFailure === undefined ? { request, readBody } : { request, readBody, onAuthFailure };
+    return api.handleRequest(request, call);
   };
 }
 

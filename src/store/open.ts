@@ -6,7 +6,7 @@ import { connectPostgres, openPostgresStore } from "./postgres.ts";
 import { asStoreError } from "./postgres-errors.ts";
 import { migratePostgres } from "./postgres-migrations.ts";
 import { openSqliteDatabase, openSqliteStore } from "./sqlite.ts";
-import { type MigrationResult, type PlantStore, StoreUnavailableError } from "./store.ts";
+import { type MigrationResult, type Store, StoreUnavailableError } from "./store.ts";
 
 export interface OpenOptions {
   /** How long to keep retrying an unreachable database; 0 tries once. */
@@ -18,10 +18,7 @@ export interface OpenOptions {
 const FIRST_RETRY_MS = 250;
 const MAX_RETRY_MS = 2_000;
 
-export async function openStore(
-  database: DatabaseConfig,
-  options: OpenOptions,
-): Promise<PlantStore> {
+export async function openStore(database: DatabaseConfig, options: OpenOptions): Promise<Store> {
   if (database.engine === "sqlite") return openSqliteStore(database.path);
   const giveUpAt = Date.now() + options.startupTimeoutMs;
   for (let wait = FIRST_RETRY_MS; ; wait = Math.min(wait * 2, MAX_RETRY_MS)) {

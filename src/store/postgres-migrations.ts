@@ -20,6 +20,21 @@ const MIGRATIONS: readonly Migration[] = [
             tag  TEXT
           )`,
   },
+  {
+    name: "create api_tokens",
+    // Managed API tokens (src/store/tokens.ts); a name is unique among unrevoked tokens.
+    sql: `CREATE TABLE api_tokens (
+            id           TEXT PRIMARY KEY,
+            name         TEXT NOT NULL,
+            hash         TEXT NOT NULL UNIQUE,
+            scopes       TEXT,
+            created_at   TIMESTAMPTZ NOT NULL,
+            expires_at   TIMESTAMPTZ,
+            last_used_at TIMESTAMPTZ,
+            revoked_at   TIMESTAMPTZ
+          );
+          CREATE UNIQUE INDEX api_tokens_unrevoked_name ON api_tokens (name) WHERE revoked_at IS NULL`,
+  },
 ];
 
 export async function migratePostgres(sql: PostgresClient): Promise<MigrationResult> {
@@ -35,7 +50,8 @@ export async function migratePostgres(sql: PostgresClient): Promise<MigrationRes
     }
     for (const [index, migration] of MIGRATIONS.entries()) {
       if (index < from) continue;
-      await tx.unsafe(migration.sql);
+      // The simple protocol, so one migration may hold several statements.
+      await tx.unsafe(migration.sql).simple();
       await tx`INSERT INTO plantstore_migrations (version, name)
                VALUES (${index + 1}, ${migration.name})`;
     }

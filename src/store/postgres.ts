@@ -4,13 +4,14 @@ import postgres, { type PendingQuery, type Row, type Sql } from "postgres";
 import { type PostgresDatabase, redactUrl } from "../config.ts";
 import { asStoreError, isRetryableTransaction } from "./postgres-errors.ts";
 import { migratePostgres } from "./postgres-migrations.ts";
+import { createPostgresTokenStore } from "./postgres-tokens.ts";
 import {
   assertStorableText,
   type CreateResult,
   type MigrationResult,
   type NewPlant,
   type Plant,
-  type PlantStore,
+  type Store,
   StoreUnavailableError,
   samePlant,
 } from "./store.ts";
@@ -68,7 +69,7 @@ async function readSettings(sql: PostgresClient): Promise<ServerSettings> {
 }
 
 /** Connects, migrates, and returns the store; a database that is away throws StoreUnavailableError. */
-export async function openPostgresStore(db: PostgresDatabase): Promise<PlantStore> {
+export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
   const sql = connectPostgres(db);
   let schema: MigrationResult;
   let settings: ServerSettings;
@@ -132,6 +133,7 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<PlantStor
     async close() {
       await sql.end({ timeout: 5 });
     },
+    tokens: createPostgresTokenStore(sql),
   };
 }
 

@@ -10,6 +10,19 @@ const MIGRATIONS: readonly string[] = [
      name TEXT NOT NULL,
      tag  TEXT
    ) STRICT`,
+  // 2: managed API tokens (src/store/tokens.ts). Times are milliseconds since the epoch; a
+  // name is unique among the tokens not revoked, so a revoked name can be used again.
+  `CREATE TABLE api_tokens (
+     id           TEXT PRIMARY KEY,
+     name         TEXT NOT NULL,
+     hash         TEXT NOT NULL UNIQUE,
+     scopes       TEXT,
+     created_at   INTEGER NOT NULL,
+     expires_at   INTEGER,
+     last_used_at INTEGER,
+     revoked_at   INTEGER
+   ) STRICT;
+   CREATE UNIQUE INDEX api_tokens_unrevoked_name ON api_tokens (name) WHERE revoked_at IS NULL`,
 ];
 
 export function migrateSqlite(db: Database): MigrationResult {

@@ -1,16 +1,17 @@
-// PlantStore on an SQLite file (better-sqlite3). One connection per process; several
+// PlantStore and TokenStore on an SQLite file (better-sqlite3). One connection per process; several
 // processes may share the file (WAL, busy timeout), since a stored plant never changes.
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { migrateSqlite } from "./sqlite-migrations.ts";
+import { createSqliteTokenStore } from "./sqlite-tokens.ts";
 import {
   assertStorableText,
   type CreateResult,
   type MigrationResult,
   type NewPlant,
   type Plant,
-  type PlantStore,
+  type Store,
   StoreUnavailableError,
   samePlant,
 } from "./store.ts";
@@ -40,7 +41,7 @@ export function openSqliteDatabase(path: string): {
   }
 }
 
-export function openSqliteStore(path: string): PlantStore {
+export function openSqliteStore(path: string): Store {
   const { db, schema } = openSqliteDatabase(path);
 
   const insert = db.prepare<[bigint, string, string | null]>(
@@ -79,11 +80,12 @@ export function openSqliteStore(path: string): PlantStore {
     async close() {
       db.close();
     },
+    tokens: createSqliteTokenStore(db, busyAsUnavailable),
   };
 }
 
 // Another process held the write lock past busy_timeout: the file is busy, not broken.
-function busyAsUnavailable<T>(write: () => T): T {
+export function busyAsUnavailable<T>(write: () => T): T {
   try {
     return write();
   } catch (error) {

@@ -1,4 +1,5 @@
 // The storage interface every engine implements; handlers depend on nothing else.
+import type { TokenStore } from "./tokens.ts";
 
 export interface Plant {
   name: string;
@@ -23,6 +24,11 @@ export interface PlantStore {
   /** Engine, location and durability settings as in effect, for the start-up log line. */
   describe(): string;
   close(): Promise<void>;
+}
+
+/** What an engine opens: the plant store, and the token store on the same connection or pool. */
+export interface Store extends PlantStore {
+  readonly tokens: TokenStore;
 }
 
 /** A value the engine cannot keep exactly; the request is at fault (400), not the server. */

@@ -1,7 +1,8 @@
 // Builds the real app on a real store for app.inject tests, and small request helpers.
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, expect } from "vitest";
-import { buildApp } from "../../src/app.ts";
+import { type AppOptions, buildApp } from "../../src/app.ts";
+import { type AuthenticatorOptions, createAuthenticator } from "../../src/auth/authenticator.ts";
 import { type StoreEngine, sqliteEngine, type TestStore } from "./stores.ts";
 
 export const TOKEN = "test-token-0123456789abcdef";
@@ -15,15 +16,28 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** Authentication settings beyond the two static test tokens and the store's managed tokens. */
+export type TestAuth = Partial<Pick<AuthenticatorOptions, "jwt" | "managed">> &
+  Pick<AppOptions, "onAuthFailure">;
+
 /** The app on a fresh store; pass `logLines` to collect its log lines (parsed) instead of silence. */
 export async function createTestApp(
   engine: StoreEngine = sqliteEngine,
   logLines?: Record<string, unknown>[],
+  auth: TestAuth = {},
 ): Promise<TestApp> {
   const db = await engine.create();
   const app = await buildApp({
     store: db.store,
-    tokens: [TOKEN, OTHER_TOKEN],
+    authenticator: (log) =>
+      createAuthenticator({
+        staticTokens: [TOKEN, OTHER_TOKEN],
+        tokens: db.store.tokens,
+        jwt: auth.jwt,
+        log,
+        ...(auth.managed === undefined ? {} : { managed: auth.managed }),
+      }),
+    ...(auth.onAuthFailure === undefined ? {} : { onAuthFailure: auth.onAuthFailure }),
     ...(logLines === undefined
       ? { logLevel: "silent" }
       : {
@@ -43,10 +57,10 @@ export async function createTestApp(
 }
 
 /** One app per describe block: built before its tests, closed after them. */
-export function useTestApp(engine: StoreEngine = sqliteEngine): () => TestApp {
+export function useTestApp(engine: StoreEngine = sqliteEngine, auth?: TestAuth): () => TestApp {
   let current: TestApp | undefined;
   beforeAll(async () => {
-    current = await createTestApp(engine);
+    current = await createTestApp(engine, undefined, auth);
   });
   afterAll(async () => {
     await current?.close();

@@ -5,15 +5,15 @@ import { join } from "node:path";
 import { loadConfig } from "../../src/config.ts";
 import { openPostgresStore } from "../../src/store/postgres.ts";
 import { openSqliteStore } from "../../src/store/sqlite.ts";
-import type { PlantStore } from "../../src/store/store.ts";
+import type { Store } from "../../src/store/store.ts";
 import { createTestDatabase, TEST_DATABASE_URL } from "./postgres.ts";
 
 export interface TestStore {
   /** DATABASE_URL naming this database, for a server process. */
   url: string;
-  store: PlantStore;
+  store: Store;
   /** Opens a second, independent connection (pool) to the same database. */
-  reopen(): Promise<PlantStore>;
+  reopen(): Promise<Store>;
   /** Closes every connection and removes the database. */
   destroy(): Promise<void>;
 }
@@ -26,11 +26,11 @@ export interface StoreEngine {
 /** Opens stores on one database and closes them all before the database goes away. */
 async function trackStores(
   url: string,
-  open: () => Promise<PlantStore>,
+  open: () => Promise<Store>,
   remove: () => Promise<void>,
 ): Promise<TestStore> {
-  const opened: PlantStore[] = [];
-  const reopen = async (): Promise<PlantStore> => {
+  const opened: Store[] = [];
+  const reopen = async (): Promise<Store> => {
     const store = await open();
     opened.push(store);
     return store;

@@ -11,33 +11,57 @@ const cwd = mkdtempSync(join(tmpdir(), "plantstore-first-start-"));
 afterEach(killLeftoverServers);
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
+const INITIAL_TOKEN =
+  /created the managed token "initial" \((tok_\w+)\)\. It is shown this once:\n\s+(\S+)\n/;
+const startUnconfigured = () =>
+  startServer({
+    databasePath: "unused",
+    cwd,
+    env: { PLANTSTORE_TOKENS: undefined, DATABASE_URL: undefined },
+  });
+
 describe("first start with no configuration", () => {
-  it("when no token or database is configured, then ./data/plants.db is created and the printed token works", async () => {
-    const server = await startServer({
-      databasePath: "unused",
-      cwd,
-      env: { PLANTSTORE_TOKENS: undefined, DATABASE_URL: undefined },
-    });
-    const token = /accepts one generated bearer token:\n\s+(\S+)\n/.exec(server.stderr())?.[1];
-    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  it("when no token or database is configured, then ./data/plants.db is created and the printed managed token works, and a second start prints none", async () => {
+    const server = await startUnconfigured();
+    const [, id, token] = INITIAL_TOKEN.exec(server.stderr()) ?? [];
+    expect(token).toMatch(/^ps_[0-9A-Za-z]{49}$/);
     expect(existsSync(join(cwd, "data", "plants.db"))).toBe(true);
 
-    const id = uniqueId();
-    const post = (authorization: string) =>
-      fetch(`${server.url}/plants`, {
+    const plantId = uniqueId();
+    const post = (url: string, authorization: string) =>
+      fetch(`${url}/plants`, {
         method: "POST",
         headers: { authorization, "content-type": "application/json" },
-        body: plantJson(id, "Seedling"),
+        body: plantJson(plantId, "Seedling"),
       });
-    expect((await post(`Bearer ${token}`)).status).toBe(200);
-    expect((await post("Bearer test-token-0123456789abcdef")).status).toBe(401);
+    expect((await post(server.url, `Bearer ${token}`)).status).toBe(200);
+    expect((await post(server.url, "Bearer test-token-0123456789abcdef")).status).toBe(401);
     expect(await server.stop("SIGTERM")).toEqual({ code: 0, signal: null });
     // Printed once on stderr, and never logged.
     expect(server.stderr().split(String(token))).toHaveLength(2);
     expect(server.stdoutLines().join("\n")).not.toContain(String(token));
 
     const store = openSqliteStore(join(cwd, "data", "plants.db"));
-    expect(await store.get(id)).toStrictEqual({ name: "Seedling" });
+    expect(await store.get(plantId)).toStrictEqual({ name: "Seedling" });
+    const [initial] = await store.tokens.list();
+    expect(initial).toMatchObject({ id, name: "initial", scopes: null, expiresAt: null });
+    expect(initial?.hash).not.toContain(String(token));
     await store.close();
+
+    const again = await startUnconfigured();
+    expect(again.stderr()).not.toMatch(/initial|ps_/);
+    expect((await post(again.url, `Bearer ${token}`)).status).toBe(200);
+    expect(await again.stop("SIGTERM")).toEqual({ code: 0, signal: null });
+
+    // With "initial" revoked nothing can authenticate: the start says so, and creates no token.
+    const reopened = openSqliteStore(join(cwd, "data", "plants.db"));
+    await reopened.tokens.revoke("initial", new Date());
+    await reopened.close();
+    const locked = await startUnconfigured();
+    expect(locked.stderr()).toMatch(
+      /^plantstore: no usable token: .*tokens create --name NAME`\n$/,
+    );
+    expect((await post(locked.url, `Bearer ${token}`)).status).toBe(401);
+    expect(await locked.stop("SIGTERM")).toEqual({ code: 0, signal: null });
   });
 });

@@ -34,6 +34,18 @@ describe("start-up refuses bad settings", () => {
       /^plantstore: invalid configuration: DATABASE_URL must be sqlite:PATH or postgres:.*"mysql:"/,
     ],
     [{ PLANTSTORE_TOKENS: "short" }, /^plantstore: invalid configuration: PLANTSTORE_TOKENS/],
+    [
+      { PLANTSTORE_JWT_ISSUER: "https://idp.example/", PLANTSTORE_JWT_JWKS_FILE: "/k.json" },
+      /^plantstore: invalid configuration: PLANTSTORE_JWT_AUDIENCE must be set/,
+    ],
+    [
+      {
+        PLANTSTORE_JWT_ISSUER: "https://idp.example/",
+        PLANTSTORE_JWT_AUDIENCE: "plantstore",
+        PLANTSTORE_JWT_JWKS_FILE: "/nonexistent/jwks.json",
+      },
+      /^plantstore: cannot set up authentication: PLANTSTORE_JWT_JWKS_FILE \/nonexistent\/jwks\.json is not a readable JWKS: /,
+    ],
   ])("when started with %j, then it exits 1 with one line naming the setting", (env, line) => {
     const { status, stderr } = start(env);
     expect(status).toBe(1);

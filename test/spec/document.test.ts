@@ -46,7 +46,7 @@ describe("openapi/plants.yaml keeps the seed contract", () => {
     const responses = doc.paths["/plants"]?.["post"]?.responses ?? {};
     // Every status the server can answer is documented, and nothing else.
     expect(Object.keys(responses).sort()).toEqual(
-      ["200", "400", "401", "404", "405", "409", "413", "415", "500", "503"].sort(),
+      ["200", "400", "401", "403", "404", "405", "409", "413", "415", "500", "503"].sort(),
     );
     expect(responses["200"]).toMatchObject({
       content: { "application/json": { schema: { $ref: "#/components/schemas/Plant" } } },

@@ -53,7 +53,10 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
       const check = postgres(fresh.url, { max: 1 });
       const rows = await check`SELECT version, name FROM plantstore_migrations ORDER BY version`;
       await check.end();
-      expect(rows.map((r) => ({ ...r }))).toEqual([{ version: 1, name: "create plants" }]);
+      expect(rows.map((r) => ({ ...r }))).toEqual([
+        { version: 1, name: "create plants" },
+        { version: 2, name: "create api_tokens" },
+      ]);
     } finally {
       await fresh.drop();
     }
@@ -66,8 +69,31 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
       WHERE table_name = 'plants' AND column_name = 'id'`;
     expect(column?.["data_type"]).toBe("bigint");
     expect(store.describe()).toMatch(
-      /^postgres postgres:\/\/postgres@.*schema version 1, .*synchronous_commit=on\)$/,
+      /^postgres postgres:\/\/postgres@.*schema version 2, .*synchronous_commit=on\)$/,
     );
+  });
+
+  it("when a version-1 database is opened, then it gains the token table and keeps its plants", async () => {
+    const old = await createTestDatabase();
+    try {
+      const sql = postgres(old.url, { max: 1, onnotice: () => undefined });
+      await sql`CREATE TABLE plantstore_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL,
+                  applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`;
+      await sql`CREATE TABLE plants (id BIGINT PRIMARY KEY, name TEXT NOT NULL, tag TEXT)`;
+      await sql`INSERT INTO plantstore_migrations (version, name) VALUES (1, 'create plants')`;
+      await sql`INSERT INTO plants (id, name) VALUES (5, 'Kept')`;
+      await sql.end();
+      const store = await openPostgresStore(settingsFor(old.url));
+      try {
+        expect(await store.get(5n)).toEqual({ name: "Kept" });
+        expect(await store.tokens.list()).toEqual([]);
+        expect(store.describe()).toContain("schema version 2");
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await old.drop();
+    }
   });
 
   it("when the URL carries a password, then describe() masks it", async () => {

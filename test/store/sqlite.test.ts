@@ -27,7 +27,7 @@ describe("SQLite specifics", () => {
     await store.create({ id: 1n, name: "x" });
     await store.close();
     const db = new Database(path, { readonly: true });
-    expect(db.pragma("user_version", { simple: true })).toBe(1);
+    expect(db.pragma("user_version", { simple: true })).toBe(2);
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
     db.close();
   });
@@ -36,7 +36,7 @@ describe("SQLite specifics", () => {
     const path = tempPath("plants.db");
     const store = openSqliteStore(path);
     expect(store.describe()).toBe(
-      `sqlite ${path} (schema version 1, journal_mode=wal, synchronous=full)`,
+      `sqlite ${path} (schema version 2, journal_mode=wal, synchronous=full)`,
     );
     await store.close();
   });
@@ -52,6 +52,20 @@ describe("SQLite specifics", () => {
     holder.exec("ROLLBACK");
     holder.close();
     expect(await store.get(7n)).toBeUndefined();
+    await store.close();
+  });
+
+  it("when a version-1 file is opened, then it gains the token table and keeps its plants", async () => {
+    const path = tempPath("plants.db");
+    const old = new Database(path);
+    old.exec("CREATE TABLE plants (id INTEGER PRIMARY KEY, name TEXT NOT NULL, tag TEXT) STRICT");
+    old.exec("INSERT INTO plants (id, name) VALUES (5, 'Kept')");
+    old.pragma("user_version = 1");
+    old.close();
+    const store = openSqliteStore(path);
+    expect(await store.get(5n)).toEqual({ name: "Kept" });
+    expect(await store.tokens.list()).toEqual([]);
+    expect(store.describe()).toContain("schema version 2");
     await store.close();
   });
 

@@ -1,0 +1,74 @@
+// Bearer authentication for every request. How a token is checked follows from its shape:
+// "ps_…" is a managed token, three dot-separated parts are a JWT (when configured), anything
+// else is looked for in PLANTSTORE_TOKENS. Then the scopes the operation needs, if the token
+// carries any scope claim at all: a token without one has full access.
+import { JWT_SHAPE, type JwtConfig } from "../config.ts";
+import type { TokenStore } from "../store/tokens.ts";
+import { parseBearer } from "./bearer.ts";
+import { createJwtVerifier } from "./jwt.ts";
+import { isManagedToken } from "./managed-token.ts";
+import { type AuthLog, type ManagedTokensOptions, openManagedTokens } from "./managed-tokens.ts";
+import { type AuthOutcome, failure, type Principal } from "./outcome.ts";
+import { createStaticTokens } from "./static-tokens.ts";
+
+export interface Authenticator {
+  authenticate(
+    authorization: string | undefined,
+    requiredScopes: readonly string[],
+  ): Promise<AuthOutcome>;
+  /** Stops refreshing managed tokens and records their last uses. */
+  close(): Promise<void>;
+}
+
+/** Built once the app's logger exists (see AppOptions). */
+export type AuthenticatorFactory = (log: AuthLog) => Promise<Authenticator>;
+
+export interface AuthenticatorOptions {
+  staticTokens: readonly string[];
+  tokens: TokenStore;
+  jwt: JwtConfig | undefined;
+  log: AuthLog;
+  managed?: Omit<ManagedTokensOptions, "log">;
+}
+
+export async function createAuthenticator(options: AuthenticatorOptions): Promise<Authenticator> {
+  const { log } = options;
+  const checkStatic = createStaticTokens(options.staticTokens);
+  const verifyJwt = options.jwt === undefined ? undefined : createJwtVerifier(options.jwt, log);
+  const managed = await openManagedTokens(options.tokens, { ...options.managed, log });
+
+  const check = async (token: string): Promise<AuthOutcome> => {
+    if (isManagedToken(token)) return managed.check(token);
+    if (JWT_SHAPE.test(token)) {
+      return verifyJwt === undefined
+        ? failure("invalid_token", "jwt_not_configured", "the bearer token is not valid")
+        : verifyJwt(token);
+    }
+    return checkStatic(token);
+  };
+
+  return {
+    async authenticate(authorization, requiredScopes) {
+      const credentials = parseBearer(authorization);
+      if (!credentials.ok) return credentials;
+      const outcome = await check(credentials.token);
+      return outcome.ok ? checkScopes(outcome.principal, requiredScopes) : outcome;
+    },
+    close: () => managed.close(),
+  };
+}
+
+function checkScopes(principal: Principal, required: readonly string[]): AuthOutcome {
+  const { scopes } = principal;
+  const missing = scopes === undefined ? [] : required.filter((scope) => !scopes.includes(scope));
+  if (missing.length === 0) return { ok: true, principal };
+  return {
+    ...failure(
+      "insufficient_scope",
+      "insufficient_scope",
+      `the token lacks the scope ${missing.join(" ")} that this operation needs`,
+      principal.token,
+    ),
+    requiredScopes: required,
+  };
+}

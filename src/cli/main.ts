@@ -1,0 +1,60 @@
+// The plantstore command line: `plantstore tokens …` against DATABASE_URL's database, read
+// with the same rules as the server (src/config.ts). Exit 2 for a usage mistake, 1 for a failure.
+import { type Config, ConfigError, loadConfig } from "../config.ts";
+import { databaseLocation, openStore } from "../store/open.ts";
+import type { Store } from "../store/store.ts";
+import { parseTokensCommand, TOKENS_USAGE, type TokensCommand, UsageError } from "./tokens.ts";
+
+const io = {
+  out: (text: string) => void process.stdout.write(text),
+  err: (text: string) => void process.stderr.write(text),
+};
+
+const fail = (message: string, code = 1): number => {
+  io.err(`plantstore: ${message}\n`);
+  return code;
+};
+
+async function main(args: readonly string[]): Promise<number> {
+  const [group, ...rest] = args;
+  if (group === "--help" || group === "-h" || rest.includes("--help")) {
+    io.out(`${TOKENS_USAGE}\n`);
+    return 0;
+  }
+  let run: TokensCommand;
+  try {
+    if (group !== "tokens") {
+      throw new UsageError(
+        group === undefined ? "a command is needed" : `unknown command "${group}"`,
+      );
+    }
+    run = parseTokensCommand(rest);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    return fail(`${error.message}\n${TOKENS_USAGE}`, 2);
+  }
+  let config: Config;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return fail(`invalid configuration: ${error.message}`);
+  }
+  let store: Store;
+  try {
+    store = await openStore(config.database, { startupTimeoutMs: 0 });
+  } catch (error) {
+    const where = databaseLocation(config.database);
+    return fail(`cannot open the database at ${where}: ${(error as Error).message}`);
+  }
+  try {
+    await run(store.tokens, io);
+    return 0;
+  } catch (error) {
+    return fail((error as Error).message);
+  } finally {
+    await store.close();
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

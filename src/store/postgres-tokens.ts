@@ -1,0 +1,74 @@
+// TokenStore on the PostgreSQL pool the plants use (one pool per process).
+import type { PostgresClient } from "./postgres.ts";
+import { asStoreError } from "./postgres-errors.ts";
+import {
+  type NewToken,
+  type RevokeResult,
+  recordFromRow,
+  scopesToColumn,
+  TokenNameTakenError,
+  type TokenRecord,
+  type TokenRow,
+  type TokenStore,
+} from "./tokens.ts";
+
+type Row = TokenRow<Date>;
+
+const UNIQUE_VIOLATION = "23505";
+
+export function createPostgresTokenStore(sql: PostgresClient): TokenStore {
+  const mapped = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (error) {
+      throw asStoreError(error);
+    }
+  };
+
+  return {
+    create: (token: NewToken) =>
+      mapped(async () => {
+        try {
+          await sql`
+            INSERT INTO api_tokens (id, name, hash, scopes, created_at, expires_at)
+            VALUES (${token.id}, ${token.name}, ${token.hash}, ${scopesToColumn(token.scopes)},
+                    ${token.createdAt}, ${token.expiresAt})`;
+        } catch (error) {
+          const { code, constraint_name } = error as { code?: unknown; constraint_name?: unknown };
+          if (code === UNIQUE_VIOLATION && constraint_name === "api_tokens_unrevoked_name") {
+            throw new TokenNameTakenError(token.name);
+          }
+          throw error;
+        }
+        return { ...token, lastUsedAt: null, revokedAt: null };
+      }),
+    list: () =>
+      mapped(async () =>
+        (await sql<Row[]>`SELECT * FROM api_tokens ORDER BY created_at, id`).map(toRecord),
+      ),
+    revoke: (idOrName, at) =>
+      mapped(() =>
+        sql.begin(async (tx): Promise<RevokeResult> => {
+          const [row] = await tx<Row[]>`
+            SELECT * FROM api_tokens
+            WHERE id = ${idOrName} OR (name = ${idOrName} AND revoked_at IS NULL)
+            ORDER BY (id = ${idOrName}) DESC LIMIT 1 FOR UPDATE`;
+          if (row === undefined) return { kind: "not-found" };
+          if (row.revoked_at !== null) return { kind: "already-revoked", token: toRecord(row) };
+          await tx`UPDATE api_tokens SET revoked_at = ${at} WHERE id = ${row.id}`;
+          return { kind: "revoked", token: { ...toRecord(row), revokedAt: at } };
+        }),
+      ),
+    recordLastUsed: (uses) =>
+      mapped(async () => {
+        await sql.begin(async (tx) => {
+          for (const [id, at] of uses) {
+            await tx`UPDATE api_tokens SET last_used_at = ${at}
+                     WHERE id = ${id} AND (last_used_at IS NULL OR last_used_at < ${at})`;
+          }
+        });
+      }),
+  };
+}
+
+const toRecord = (row: Row): TokenRecord => recordFromRow(row, (time: Date) => time);
