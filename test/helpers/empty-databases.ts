@@ -14,7 +14,7 @@ export interface EmptyDatabase {
   url: string;
   /**
    * The schema versions recorded as applied: PostgreSQL's plantstore_migrations rows in
-   * order; SQLite's user_version as the one entry (none while it is 0).
+   * order; for SQLite 1 … user_version, since its migrations only ever apply in order.
    */
   versions(): Promise<number[]>;
   /** Records `version` as applied, as a newer plantstore would have. */
@@ -45,7 +45,7 @@ const sqliteKind: EmptyDatabaseKind = {
       async versions() {
         if (!existsSync(tmp.path)) return [];
         const version = withFile((db) => db.pragma("user_version", { simple: true }) as number);
-        return version === 0 ? [] : [version];
+        return Array.from({ length: version }, (_, i) => i + 1);
       },
       async recordVersion(version) {
         withFile((db) => db.pragma(`user_version = ${version}`));

@@ -11,8 +11,9 @@ import { expectPlantAnswer, post } from "../helpers/socket-http.ts";
 import { startTcpGate, type TcpGate, throughGate } from "../helpers/tcp-gate.ts";
 import { hostAndPort } from "../helpers/tcp-proxy.ts";
 
-/** The schema versions this plantstore knows; one today. */
-const KNOWN_VERSIONS = [1];
+/** The schema versions this plantstore knows: plants (1), API tokens (2). */
+const KNOWN_VERSIONS = [1, 2];
+const LATEST = KNOWN_VERSIONS.length;
 const SERVERS_AT_ONCE = 4;
 
 let db: EmptyDatabase | undefined;
@@ -85,21 +86,23 @@ describe.each(emptyDatabaseKinds)("schema migrations on $name", (kind) => {
     expect(code, stderr).toBe(1);
     expect(linesOf(stderr)).toEqual([
       expect.stringMatching(
-        /^plantstore: cannot open the database at .+: the database schema is version 99, newer than this plantstore knows \(1\); upgrade plantstore$/,
+        new RegExp(
+          `^plantstore: cannot open the database at .+: the database schema is version 99, newer than this plantstore knows \\(${LATEST}\\); upgrade plantstore$`,
+        ),
       ),
     ]);
     expect(stdout).not.toContain("Server listening");
     expect(await db.versions()).toEqual(versions);
   });
 
-  test("when npm run migrate runs twice on an empty database, then the first run migrates it from schema version 0 to 1, the second has nothing to do, both exit 0, and each version is recorded once", async () => {
+  test("when npm run migrate runs twice on an empty database, then the first run migrates it from schema version 0 to the latest, the second has nothing to do, both exit 0, and each version is recorded once", async () => {
     db = await kind.create();
 
     const first = await runMigrate({ DATABASE_URL: db.url });
     expect(first.code, first.stderr).toBe(0);
     expect(linesOf(first.stdout)).toEqual([
       expect.stringMatching(
-        new RegExp(`^plantstore: migrated ${kind.name} .+ from schema version 0 to 1$`),
+        new RegExp(`^plantstore: migrated ${kind.name} .+ from schema version 0 to ${LATEST}$`),
       ),
     ]);
     expect(await db.versions()).toEqual(KNOWN_VERSIONS);
@@ -108,7 +111,7 @@ describe.each(emptyDatabaseKinds)("schema migrations on $name", (kind) => {
     expect(second.code, second.stderr).toBe(0);
     expect(linesOf(second.stdout)).toEqual([
       expect.stringMatching(
-        new RegExp(`^plantstore: ${kind.name} .+ is at schema version 1; nothing to do$`),
+        new RegExp(`^plantstore: ${kind.name} .+ is at schema version ${LATEST}; nothing to do$`),
       ),
     ]);
     expect(await db.versions()).toEqual(KNOWN_VERSIONS);
