@@ -47,6 +47,7 @@ export function openSqliteStore(path: string): PlantStore {
     "INSERT INTO plants (id, name, tag) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING",
   );
   const select = db.prepare<[bigint], Row>("SELECT name, tag FROM plants WHERE id = ?");
+  const probe = db.prepare("SELECT count(*) FROM sqlite_schema");
 
   const read = (id: bigint): Plant | undefined => {
     const row = select.get(id);
@@ -70,6 +71,15 @@ export function openSqliteStore(path: string): PlantStore {
     },
     async get(id) {
       return read(id);
+    },
+    async ping() {
+      try {
+        probe.get();
+      } catch (error) {
+        throw new StoreUnavailableError(`the SQLite file cannot be read: ${String(error)}`, {
+          cause: error,
+        });
+      }
     },
     describe() {
       const journal = String(db.pragma("journal_mode", { simple: true }));
