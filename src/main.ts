@@ -2,10 +2,9 @@
 import { randomBytes } from "node:crypto";
 import { buildApp } from "./app.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
+import { settingsTable, USAGE } from "./ops/settings-table.ts";
 import { databaseLocation, openStore } from "./store/open.ts";
 import { type PlantStore, StoreUnavailableError } from "./store/store.ts";
-
-const SHUTDOWN_DEADLINE_MS = 10_000;
 
 function fail(message: string): never {
   process.stderr.write(`plantstore: ${message}\n`);
@@ -52,9 +51,25 @@ async function open(config: Config): Promise<PlantStore> {
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
+const flags = process.argv.slice(2);
+const unknownFlag = flags.find((flag) => flag !== "--help" && flag !== "--print-config");
+if (unknownFlag !== undefined) fail(`unknown option ${unknownFlag}; see --help`);
+if (flags.includes("--help")) {
+  process.stdout.write(`${USAGE}\n${settingsTable(process.env)}`);
+  process.exit(0);
+}
 const config = readConfig();
+if (flags.includes("--print-config")) {
+  process.stdout.write(settingsTable(process.env));
+  process.exit(0);
+}
 const store = await open(config);
-const app = await buildApp({ store, tokens: tokensFor(config), logLevel: config.logLevel });
+const app = await buildApp({
+  store,
+  tokens: tokensFor(config),
+  logLevel: config.logLevel,
+  ops: config.ops,
+});
 app.log.info({ store: store.describe() }, "store opened");
 
 let stopping = false;
@@ -65,7 +80,7 @@ async function shutdown(signal: string): Promise<void> {
   const deadline = setTimeout(() => {
     app.log.error("shutdown deadline passed; exiting with requests unfinished");
     process.exit(1);
-  }, SHUTDOWN_DEADLINE_MS);
+  }, config.ops.shutdownTimeoutMs);
   deadline.unref();
   try {
     await app.close();

@@ -1,7 +1,7 @@
 // openapi-backend, configured to fail closed: every outcome it can reach (unknown path,
 // wrong method, failed auth, failed validation, no handler) has a registered handler,
 // so an operation handler only ever sees a routed, authenticated, valid request.
-import { type Context, OpenAPIBackend, type Request } from "openapi-backend";
+import { type Context, OpenAPIBackend, type Operation, type Request } from "openapi-backend";
 import type { operations } from "../../generated/plants.ts";
 import type { AuthOutcome, TokenVerifier } from "../http/auth.ts";
 import type { Body } from "../http/body.ts";
@@ -17,6 +17,8 @@ export interface Call {
   readonly readBody: () => Body;
   /** Set once the caller is authenticated; validationFail and operations always have it. */
   body?: Body;
+  /** Runs once the request is routed, before credentials are checked; may throw (rate limits). */
+  readonly beforeAuthentication?: (operation: Operation) => Promise<void>;
 }
 
 export type OperationHandler<Op extends keyof operations> = (
@@ -26,6 +28,8 @@ export type OperationHandler<Op extends keyof operations> = (
 
 export interface BackendOptions {
   verifier: TokenVerifier;
+  /** Checks PLANTSTORE_METRICS_TOKEN for GET /metrics; undefined leaves it open. */
+  metricsVerifier?: TokenVerifier | undefined;
   /** One handler per operation in the YAML: the compiler reports a missing or extra one. */
   operations: { [Op in keyof operations]: OperationHandler<Op> };
 }
@@ -34,6 +38,7 @@ const REALM = 'realm="plantstore"';
 
 export async function createBackend({
   verifier,
+  metricsVerifier,
   operations,
 }: BackendOptions): Promise<OpenAPIBackend> {
   const api = new OpenAPIBackend({
@@ -48,9 +53,20 @@ export async function createBackend({
         const outcome = verifier.verify(header(c, "authorization"));
         return outcome.ok ? outcome : { error: outcome };
       },
+      // GET /metrics has a token of its own; without one configured, it is open.
+      metricsToken: (c: Context) => {
+        if (metricsVerifier === undefined) return { ok: true };
+        const outcome = metricsVerifier.verify(header(c, "authorization"));
+        return outcome.ok ? outcome : { error: outcome };
+      },
     },
     handlers: {
       ...operations,
+      // Also called when routing failed, without an operation.
+      postRoutingHandler: async (c: Context, call: Call) => {
+        const operation = c.operation as Operation | undefined;
+        if (operation !== undefined) await call.beforeAuthentication?.(operation);
+      },
       notFound: (c: Context) =>
         errorResponse(404, `no resource at ${c.request.method.toUpperCase()} ${c.request.path}`),
       methodNotAllowed: (c: Context) => {
@@ -65,7 +81,7 @@ export async function createBackend({
       // The body is read only for an authenticated caller, after routing and before
       // validation: nobody without a token can make the server decode or parse JSON.
       postSecurityHandler: (c: Context, call: Call) => {
-        if (!c.security["authorized"]) return;
+        if (!c.security["authorized"] || c.operation.requestBody === undefined) return;
         const body = call.readBody();
         call.body = body;
         call.request.body = body.ok ? body.forValidation : undefined;
@@ -91,7 +107,9 @@ export async function createBackend({
 }
 
 function unauthorized(c: Context): ApiResponse {
-  const result = c.security["bearerAuth"] as { error?: AuthOutcome } | undefined;
+  const result = (c.security["bearerAuth"] ?? c.security["metricsToken"]) as
+    | { error?: AuthOutcome }
+    | undefined;
   const outcome = result?.error;
   const failure =
     outcome !== undefined && outcome.ok === false

@@ -14,20 +14,36 @@ export interface RequestFacts {
   /** Parsed query; without it openapi-backend parses the target's, dropping __proto__ & co. */
   query?: unknown;
   readBody: () => Body;
+  /** Runs once the request is routed, before credentials are checked (src/http/rate-limit.ts). */
+  beforeAuthentication?: Call["beforeAuthentication"];
 }
 
 export type Decide = (facts: RequestFacts) => Promise<ApiResponse>;
 
 export function createDecide(api: OpenAPIBackend): Decide {
-  return ({ method, target, headers, query, readBody }) => {
+  return ({ method, target, headers, query, readBody, beforeAuthentication }) => {
     const request: Request = {
       method,
       path: originForm(target),
       headers: headers as Request["headers"],
       ...(query === undefined ? {} : { query: query as NonNullable<Request["query"]> }),
     };
-    return api.handleRequest(request, { request, readBody } satisfies Call);
+    const call: Call = {
+      request,
+      readBody,
+      ...(beforeAuthentication === undefined ? {} : { beforeAuthentication }),
+    };
+    return api.handleRequest(request, call);
   };
+}
+
+/** The operationId a request would be routed to, or undefined (for metrics labels). */
+export function operationIdOf(
+  api: OpenAPIBackend,
+  method: string,
+  target: string,
+): string | undefined {
+  return api.matchOperation({ method, path: originForm(target), headers: {} })?.operationId;
 }
 
 /**

@@ -2,6 +2,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, expect } from "vitest";
 import { buildApp } from "../../src/app.ts";
+import { defaultOpsConfig, type OpsConfig } from "../../src/config.ts";
 import { type StoreEngine, sqliteEngine, type TestStore } from "./stores.ts";
 
 export const TOKEN = "test-token-0123456789abcdef";
@@ -15,15 +16,20 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The app on a fresh store; pass `logLines` to collect its log lines (parsed) instead of silence. */
+/**
+ * The app on a fresh store; pass `logLines` to collect its log lines (parsed) instead of
+ * silence, and `ops` to change operating settings from their defaults.
+ */
 export async function createTestApp(
   engine: StoreEngine = sqliteEngine,
   logLines?: Record<string, unknown>[],
+  ops: Partial<OpsConfig> = {},
 ): Promise<TestApp> {
   const db = await engine.create();
   const app = await buildApp({
     store: db.store,
     tokens: [TOKEN, OTHER_TOKEN],
+    ops: { ...defaultOpsConfig(), ...ops },
     ...(logLines === undefined
       ? { logLevel: "silent" }
       : {
@@ -43,10 +49,13 @@ export async function createTestApp(
 }
 
 /** One app per describe block: built before its tests, closed after them. */
-export function useTestApp(engine: StoreEngine = sqliteEngine): () => TestApp {
+export function useTestApp(
+  engine: StoreEngine = sqliteEngine,
+  ops: Partial<OpsConfig> = {},
+): () => TestApp {
   let current: TestApp | undefined;
   beforeAll(async () => {
-    current = await createTestApp(engine);
+    current = await createTestApp(engine, undefined, ops);
   });
   afterAll(async () => {
     await current?.close();
