@@ -24,13 +24,85 @@ export type paths = {
          *     literals such as `1.0` or `1e2` are integers; `1.5` and `"5"` are not.
          *     Names and tags are kept exactly as sent; unknown fields are ignored.
          *
-         *     Checks run in this order: method and path (404, 405), credentials (401,
-         *     or 503 when a JWT's keys cannot be fetched), scope (403), body size (413),
-         *     a missing body (400), content type (415), body syntax and shape (400),
-         *     then the store (409, 503). A request without valid credentials learns
-         *     nothing about its body.
+         *     Checks run in this order: method and path (404, 405), rate limits (429),
+         *     credentials (401, or 503 when a JWT's keys cannot be fetched), scope (403),
+         *     body size (413), a missing body (400), content type (415), body syntax and
+         *     shape (400), then the store (409, 503). A request without valid
+         *     credentials learns nothing about its body.
          */
         post: operations["createPlant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness
+         * @description The process is up and answering HTTP. The store is not touched, and an
+         *     overloaded server still answers, so a slow database or a busy moment never
+         *     gets the process restarted. No credentials.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness
+         * @description Whether this instance should get traffic: 200 when its store answers a
+         *     trivial query (within a second) and it is neither shutting down nor
+         *     overloaded; 503 otherwise. A load balancer should stop sending requests
+         *     while it answers 503. No credentials.
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics
+         * @description Counters and histograms in the Prometheus text format: requests by
+         *     operation, method and status; request duration; plants created; store
+         *     commit duration; failed authentications; connections dropped at the
+         *     connection cap; process and event-loop metrics. Answered even when the
+         *     server is overloaded.
+         *
+         *     When PLANTSTORE_METRICS_TOKEN is set, this needs that token as a bearer
+         *     token (`metricsToken`); when it is unset, no credentials are needed.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -41,6 +113,13 @@ export type paths = {
 export type webhooks = Record<string, never>;
 export type components = {
     schemas: {
+        Health: {
+            /**
+             * @description Always `ok` in a 200 answer.
+             * @enum {string}
+             */
+            status: "ok";
+        };
         Plant: {
             /** @description The name of the plant */
             name: string;
@@ -64,10 +143,53 @@ export type components = {
             message: string;
         };
     };
-    responses: never;
+    responses: {
+        /** @description A query parameter was sent; this operation takes none. */
+        QueryRefused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A method other than GET was used. The `Allow` header lists the allowed methods. */
+        GetOnly: {
+            headers: {
+                /** @description The methods allowed on this path. */
+                Allow?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description An unexpected fault in the server. The message reveals nothing internal; the fault is logged with the request id. */
+        InternalError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The server is shutting down; `Retry-After` says when to try again (another instance). */
+        ShuttingDown: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description Seconds to wait before retrying. */
+        RetryAfter: number;
+    };
     pathItems: never;
 };
 export type $defs = Record<string, never>;
@@ -203,6 +325,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /**
+             * @description Too many requests: this bearer token made more than
+             *     PLANTSTORE_TOKEN_RATE_LIMIT requests (default 6000) in the current
+             *     minute, or this client address sent more than
+             *     PLANTSTORE_AUTH_FAILURE_LIMIT rejected credentials (default 60) in the
+             *     current minute. Nothing was changed; `Retry-After` says when the minute
+             *     is over.
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An unexpected fault in the server. The message reveals nothing internal; the fault is logged with the request id. */
             500: {
                 headers: {
@@ -213,23 +352,135 @@ export interface operations {
                 };
             };
             /**
-             * @description The server cannot take the request now: it is shutting down, its
-             *     database is unreachable or did not answer in time, or the keys to check
-             *     a JWT could not be fetched from the identity provider. The `Retry-After`
+             * @description The server cannot take the request now: it is shutting down, it is
+             *     overloaded (its event loop lags), its database is unreachable or did not
+             *     answer in time, or the keys to check a JWT could not be fetched from the
+             *     identity provider. The `Retry-After`
              *     header says how many seconds to wait. Nothing was changed by a request
              *     refused while shutting down; after a database failure the plant may or
              *     may not be stored, and resending the same NewPlant is safe (200 if it was).
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Alive. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            400: components["responses"]["QueryRefused"];
+            405: components["responses"]["GetOnly"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ShuttingDown"];
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            400: components["responses"]["QueryRefused"];
+            405: components["responses"]["GetOnly"];
+            500: components["responses"]["InternalError"];
+            /**
+             * @description Not ready: the store is unreachable or too slow, the server is shutting
+             *     down, or it is overloaded. `Retry-After` says when to ask again.
+             */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            400: components["responses"]["QueryRefused"];
+            /**
+             * @description PLANTSTORE_METRICS_TOKEN is set and the request does not carry it as a
+             *     bearer token. The response has a `WWW-Authenticate: Bearer` header.
+             */
+            401: {
+                headers: {
+                    /** @description The Bearer challenge (RFC 6750). */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            405: components["responses"]["GetOnly"];
+            /**
+             * @description This client address sent more than PLANTSTORE_AUTH_FAILURE_LIMIT rejected
+             *     credentials in the current minute, or this token more than
+             *     PLANTSTORE_TOKEN_RATE_LIMIT requests.
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ShuttingDown"];
         };
     };
 }

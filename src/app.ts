@@ -1,6 +1,5 @@
 // The application factory: a Fastify instance that is not listening. The process entry
 // point (src/main.ts) owns configuration, listening and signals.
-import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import Fastify, {
@@ -10,28 +9,34 @@ import Fastify, {
   type FastifyRequest,
 } from "fastify";
 import type { AuthenticatorFactory } from "./auth/authenticator.ts";
-import type { AuthFailure } from "./auth/outcome.ts";
-import type { Config } from "./config.ts";
+import { parseBearer } from "./auth/bearer.ts";
+import type { AuthFailure, AuthOutcome } from "./auth/outcome.ts";
+import { createStaticTokens } from "./auth/static-tokens.ts";
+import { type Config, defaultOpsConfig, type OpsConfig } from "./config.ts";
 import { createPlantHandler } from "./handlers/create-plant.ts";
 import { type Body, interpretBody, problem } from "./http/body.ts";
+import { addCors } from "./http/cors.ts";
 import { addDraining } from "./http/draining.ts";
+import { addOverloadGuard } from "./http/overload.ts";
+import { addRateLimits, refusalOf } from "./http/rate-limit.ts";
 import { parserErrorResponse, writeRawResponse } from "./http/raw-response.ts";
 import {
   checkRequestHead,
   declaredContentType,
   setAsideUnparseableContentType,
 } from "./http/request-head.ts";
+import { echoRequestId, requestIdFor } from "./http/request-id.ts";
 import { logAnswered, OneLinePerRequest } from "./http/request-log.ts";
 import { type ApiResponse, errorResponse } from "./http/responses.ts";
+import { addSecurityHeaders } from "./http/security-headers.ts";
 import { createBackend } from "./openapi/backend.ts";
-import { createDecide } from "./openapi/decide.ts";
+import { createDecide, operationIdOf } from "./openapi/decide.ts";
+import { healthHandlers } from "./ops/health.ts";
+import { addRequestMetrics, createMetrics, measuredStore, metricsHandler } from "./ops/metrics.ts";
 import { type PlantStore, StoreUnavailableError } from "./store/store.ts";
 
 /** Largest accepted request body; documented in openapi/plants.yaml (413). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
-/** Time a request's headers, and the whole request, may take to arrive before 408. */
-const HEADERS_TIMEOUT_MS = 10_000;
-const REQUEST_TIMEOUT_MS = 30_000;
 // Long enough for a pool to reconnect after a database restart, short enough to not idle.
 const STORE_RETRY_AFTER_SECONDS = 2;
 
@@ -44,25 +49,29 @@ export interface AppOptions {
   logLevel: Config["logLevel"];
   /** Where log lines go; standard output when absent. */
   logStream?: { write(line: string): void };
+  /** Operating settings (limits, timeouts, CORS, metrics token); the defaults when absent. */
+  ops?: OpsConfig;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const { store, logLevel, logStream } = options;
+  const { store, logLevel, logStream, ops = defaultOpsConfig() } = options;
   const app = Fastify({
     logger: logStream === undefined ? { level: logLevel } : { level: logLevel, stream: logStream },
     logController: new OneLinePerRequest(),
     bodyLimit: BODY_LIMIT_BYTES,
-    genReqId: () => randomUUID(),
+    genReqId: requestIdFor,
     // Fastify's own 503-while-closing body is not the contract's Error shape; see draining.ts.
     return503OnClosing: false,
+    trustProxy: trustProxyOption(ops.trustProxy),
+    keepAliveTimeout: ops.keepAliveTimeoutMs,
     http: {
       // Node would answer a missing Host with a bare 400; checkRequestHead answers it instead.
       requireHostHeader: false,
       // Slow or stalled requests are answered 408 (by clientErrorHandler), checked this often.
-      headersTimeout: HEADERS_TIMEOUT_MS,
-      connectionsCheckingInterval: 2_000,
+      headersTimeout: ops.headersTimeoutMs,
+      connectionsCheckingInterval: Math.min(2_000, ops.headersTimeoutMs / 2),
     },
-    requestTimeout: REQUEST_TIMEOUT_MS,
+    requestTimeout: ops.requestTimeoutMs,
     clientErrorHandler(this: FastifyInstance, error: Error & { code?: string }, socket) {
       if (error.code === "ECONNRESET" || socket.destroyed) return;
       const response = parserErrorResponse(error.code);
@@ -81,12 +90,27 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const authenticator = await options.authenticator(app.log);
   app.addHook("onClose", () => authenticator.close());
+  // ---- Operating (README "Operating"): metrics, probes, CORS, overload, rate limits ----
+  app.server.maxConnections = ops.maxConnections;
+  const metrics = createMetrics();
   const api = await createBackend({
     authenticator,
-    operations: { createPlant: createPlantHandler(store) },
+    metricsToken: ops.metricsToken === undefined ? undefined : metricsTokenCheck(ops.metricsToken),
+    operations: {
+      createPlant: createPlantHandler(measuredStore(store, metrics)),
+      ...healthHandlers(store),
+      getMetrics: metricsHandler(metrics),
+    },
   });
-
+  addRequestMetrics(app, metrics, (method, target) => operationIdOf(api, method, target));
+  addSecurityHeaders(app);
+  echoRequestId(app);
+  await addCors(app, send, ops.corsOrigins);
   addDraining(app, send);
+  await addOverloadGuard(app, send, ops.maxEventLoopDelayMs);
+  const beforeAuthentication = await addRateLimits(app, ops);
+  // ---- end Operating ----
+
   app.addHook("onRequest", async (request, reply) => {
     const refusal = checkRequestHead(request);
     if (refusal !== undefined) return send(reply, refusal);
@@ -119,10 +143,25 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       reply.log = reply.log.child({ auth: { failure: kind, reason, token } });
       options.onAuthFailure?.(failure);
     };
-    return send(reply, await decide({ method, target, headers, query, readBody, onAuthFailure }));
+    const answer = await decide({
+      method,
+      target,
+      headers,
+      query,
+      readBody,
+      onAuthFailure,
+      beforeAuthentication: (operation) => beforeAuthentication(request, operation),
+    }).catch(refusalOf);
+    return send(reply, answer);
   };
 
-  app.all("*", (request, reply) => handle(request, reply));
+  // OPTIONS * is @fastify/cors's (src/http/cors.ts): it answers preflights and hands every
+  // other OPTIONS to the not-found handler below, which routes it like any request.
+  app.route({
+    method: app.supportedMethods.filter((m) => m !== "OPTIONS"),
+    url: "*",
+    handler: (request, reply) => handle(request, reply),
+  });
   // Methods Fastify has no route for (PURGE, LINK, ...) still get openapi-backend's 404 or 405.
   app.setNotFoundHandler((request, reply) => handle(request, reply));
   // CONNECT never reaches Fastify's routes; answer it from the same decisions.
@@ -180,11 +219,28 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   return app;
 }
 
+/** Fastify's trustProxy; a hop count as the function Fastify itself would make of it. */
+function trustProxyOption(
+  setting: OpsConfig["trustProxy"],
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof setting === "number") return (_address, hop) => hop < setting;
+  return typeof setting === "boolean" ? setting : [...setting];
+}
+
+/** GET /metrics's own token (PLANTSTORE_METRICS_TOKEN), checked like a static token. */
+function metricsTokenCheck(token: string): (authorization: string | undefined) => AuthOutcome {
+  const known = createStaticTokens([token]);
+  return (authorization) => {
+    const credentials = parseBearer(authorization);
+    return credentials.ok ? known(credentials.token) : credentials;
+  };
+}
+
 function send(reply: FastifyReply, response: ApiResponse): FastifyReply {
   return reply
     .code(response.status)
     .headers(response.headers ?? {})
-    .type("application/json; charset=utf-8")
+    .type(response.contentType ?? "application/json; charset=utf-8")
     .send(response.body);
 }
 

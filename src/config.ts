@@ -1,5 +1,6 @@
 // Settings come from the environment only, are checked once at start-up, and an invalid
 // value stops the process with one line naming the variable (see src/main.ts).
+import { isIP } from "node:net";
 import { isAbsolute, resolve } from "node:path";
 import { ConfigError } from "./config-error.ts";
 import { parseJwt } from "./config-jwt.ts";
@@ -56,6 +57,29 @@ export interface Config {
   tokens: readonly string[] | undefined;
   /** JWTs from an identity provider; undefined when not configured. */
   jwt: JwtConfig | undefined;
+  /** Running in production: probes, metrics, limits, timeouts, CORS, shutdown. */
+  ops: OpsConfig;
+}
+
+export interface OpsConfig {
+  /** The bearer token /metrics requires; undefined leaves /metrics open. */
+  metricsToken: string | undefined;
+  /** Requests per minute one bearer token may make; 0 disables the limit. */
+  tokenRateLimit: number;
+  /** Failed authentications per minute one client address may make; 0 disables the limit. */
+  authFailureLimit: number;
+  /** Fastify's trustProxy: whether, and from whom, X-Forwarded-For is believed. */
+  trustProxy: boolean | number | readonly string[];
+  /** Exact origins a browser may call from, or "*" for any; empty for none. */
+  corsOrigins: readonly string[] | "*";
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  maxConnections: number;
+  /** Event-loop delay past which requests get 503; 0 disables the check. */
+  maxEventLoopDelayMs: number;
+  /** How long a graceful shutdown may take before the process exits 1 anyway. */
+  shutdownTimeoutMs: number;
 }
 
 export { ConfigError };
@@ -87,7 +111,148 @@ export const DEFAULTS = {
   DATABASE_IDLE_TIMEOUT_MS: "30000",
   DATABASE_QUERY_TIMEOUT_MS: "10000",
   DATABASE_STARTUP_TIMEOUT_MS: "30000",
+  PLANTSTORE_TOKEN_RATE_LIMIT: "6000",
+  PLANTSTORE_AUTH_FAILURE_LIMIT: "60",
+  PLANTSTORE_TRUST_PROXY: "false",
+  PLANTSTORE_CORS_ORIGINS: "",
+  PLANTSTORE_HEADERS_TIMEOUT_MS: "10000",
+  PLANTSTORE_REQUEST_TIMEOUT_MS: "30000",
+  PLANTSTORE_KEEPALIVE_TIMEOUT_MS: "72000",
+  PLANTSTORE_MAX_CONNECTIONS: "1000",
+  PLANTSTORE_MAX_EVENT_LOOP_DELAY_MS: "1000",
+  PLANTSTORE_SHUTDOWN_TIMEOUT_MS: "10000",
 } as const;
+
+/** One environment variable: what `--help`, `--print-config` and the README list. */
+export interface SettingInfo {
+  name: string;
+  /** The value used when the variable is unset; undefined when unset has a meaning of its own. */
+  default: string | undefined;
+  /** How the current value is masked when printed. */
+  secret?: "url" | "token";
+  meaning: string;
+}
+
+/** Every setting loadConfig reads, in the README's order (a unit test keeps the two in step). */
+export const SETTINGS: readonly SettingInfo[] = [
+  { name: "PORT", default: DEFAULTS.PORT, meaning: "TCP port (0 picks a free one)" },
+  { name: "HOST", default: DEFAULTS.HOST, meaning: "address to listen on" },
+  { name: "LOG_LEVEL", default: DEFAULTS.LOG_LEVEL, meaning: "fatal … trace, or silent" },
+  {
+    name: "DATABASE_URL",
+    default: DEFAULTS.DATABASE_URL,
+    secret: "url",
+    meaning: "sqlite:PATH or postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE",
+  },
+  {
+    name: "DATABASE_POOL_MAX",
+    default: DEFAULTS.DATABASE_POOL_MAX,
+    meaning: "PostgreSQL pool size",
+  },
+  {
+    name: "DATABASE_CONNECT_TIMEOUT_MS",
+    default: DEFAULTS.DATABASE_CONNECT_TIMEOUT_MS,
+    meaning: "PostgreSQL: opening one connection",
+  },
+  {
+    name: "DATABASE_IDLE_TIMEOUT_MS",
+    default: DEFAULTS.DATABASE_IDLE_TIMEOUT_MS,
+    meaning: "PostgreSQL: an idle connection is closed after",
+  },
+  {
+    name: "DATABASE_QUERY_TIMEOUT_MS",
+    default: DEFAULTS.DATABASE_QUERY_TIMEOUT_MS,
+    meaning: "PostgreSQL: a statement is cancelled after (503)",
+  },
+  {
+    name: "DATABASE_STARTUP_TIMEOUT_MS",
+    default: DEFAULTS.DATABASE_STARTUP_TIMEOUT_MS,
+    meaning: "PostgreSQL: start-up retries an unreachable database for",
+  },
+  {
+    name: "PLANTSTORE_TOKENS",
+    default: undefined,
+    secret: "token",
+    meaning: "static bearer tokens, comma-separated (unset: managed tokens and JWTs only)",
+  },
+  { name: "PLANTSTORE_JWT_ISSUER", default: undefined, meaning: "JWTs: the required iss" },
+  { name: "PLANTSTORE_JWT_AUDIENCE", default: undefined, meaning: "JWTs: the required aud" },
+  { name: "PLANTSTORE_JWT_JWKS_FILE", default: undefined, meaning: "JWT keys: a JWKS file" },
+  { name: "PLANTSTORE_JWT_JWKS_URL", default: undefined, meaning: "JWT keys: a JWKS URL" },
+  {
+    name: "PLANTSTORE_JWT_PUBLIC_KEY_FILE",
+    default: undefined,
+    meaning: "JWT keys: one PEM public key",
+  },
+  {
+    name: "PLANTSTORE_JWT_HS256_SECRET",
+    default: undefined,
+    secret: "token",
+    meaning: "JWT keys: an HS256 secret",
+  },
+  {
+    name: "PLANTSTORE_JWT_ALGORITHMS",
+    default: undefined,
+    meaning: "accepted alg values (unset: from the key source)",
+  },
+  { name: "PLANTSTORE_JWT_CLOCK_SKEW_S", default: "30", meaning: "JWTs: leeway for exp and nbf" },
+  {
+    name: "PLANTSTORE_METRICS_TOKEN",
+    default: undefined,
+    secret: "token",
+    meaning: "bearer token GET /metrics requires (unset: /metrics is open)",
+  },
+  {
+    name: "PLANTSTORE_TOKEN_RATE_LIMIT",
+    default: DEFAULTS.PLANTSTORE_TOKEN_RATE_LIMIT,
+    meaning: "requests per minute per bearer token (0: no limit)",
+  },
+  {
+    name: "PLANTSTORE_AUTH_FAILURE_LIMIT",
+    default: DEFAULTS.PLANTSTORE_AUTH_FAILURE_LIMIT,
+    meaning: "rejected credentials per minute per client address (0: no limit)",
+  },
+  {
+    name: "PLANTSTORE_TRUST_PROXY",
+    default: DEFAULTS.PLANTSTORE_TRUST_PROXY,
+    meaning: "believe X-Forwarded-For: false, true, a hop count, or proxy addresses/CIDRs",
+  },
+  {
+    name: "PLANTSTORE_CORS_ORIGINS",
+    default: DEFAULTS.PLANTSTORE_CORS_ORIGINS,
+    meaning: "origins browsers may call from, comma-separated, or * (empty: none)",
+  },
+  {
+    name: "PLANTSTORE_HEADERS_TIMEOUT_MS",
+    default: DEFAULTS.PLANTSTORE_HEADERS_TIMEOUT_MS,
+    meaning: "request headers must arrive within (408)",
+  },
+  {
+    name: "PLANTSTORE_REQUEST_TIMEOUT_MS",
+    default: DEFAULTS.PLANTSTORE_REQUEST_TIMEOUT_MS,
+    meaning: "a whole request must arrive within (408)",
+  },
+  {
+    name: "PLANTSTORE_KEEPALIVE_TIMEOUT_MS",
+    default: DEFAULTS.PLANTSTORE_KEEPALIVE_TIMEOUT_MS,
+    meaning: "an idle keep-alive connection is closed after",
+  },
+  {
+    name: "PLANTSTORE_MAX_CONNECTIONS",
+    default: DEFAULTS.PLANTSTORE_MAX_CONNECTIONS,
+    meaning: "open connections at most; more are closed at once",
+  },
+  {
+    name: "PLANTSTORE_MAX_EVENT_LOOP_DELAY_MS",
+    default: DEFAULTS.PLANTSTORE_MAX_EVENT_LOOP_DELAY_MS,
+    meaning: "event-loop delay past which requests get 503 (0: never)",
+  },
+  {
+    name: "PLANTSTORE_SHUTDOWN_TIMEOUT_MS",
+    default: DEFAULTS.PLANTSTORE_SHUTDOWN_TIMEOUT_MS,
+    meaning: "graceful shutdown deadline; past it the process exits 1",
+  },
+];
 
 export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
   return {
@@ -98,12 +263,18 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     startupTimeoutMs: setting(env, "DATABASE_STARTUP_TIMEOUT_MS", 0, 3_600_000),
     tokens: parseTokens(env["PLANTSTORE_TOKENS"]),
     jwt: parseJwt(env, cwd),
+    ops: parseOps(env),
   };
 }
 
 type NumericSetting = Exclude<
   keyof typeof DEFAULTS,
-  "PORT" | "HOST" | "LOG_LEVEL" | "DATABASE_URL"
+  | "PORT"
+  | "HOST"
+  | "LOG_LEVEL"
+  | "DATABASE_URL"
+  | "PLANTSTORE_TRUST_PROXY"
+  | "PLANTSTORE_CORS_ORIGINS"
 >;
 
 /** A whole number within [min, max], or the default when unset. */
@@ -217,7 +388,7 @@ function parseTokens(raw: string | undefined): readonly string[] | undefined {
     throw new ConfigError("PLANTSTORE_TOKENS is set but holds no token; unset it to generate one");
   }
   tokens.forEach((token, i) => {
-    if (!TOKEN_SYNTAX.test(token) || token.length < MIN_TOKEN_LENGTH) {
+    if (!isWellFormedToken(token)) {
       throw new ConfigError(
         `PLANTSTORE_TOKENS entry ${i + 1} must be at least ${MIN_TOKEN_LENGTH} characters of A-Z a-z 0-9 - . _ ~ + / (RFC 6750)`,
       );
@@ -230,4 +401,95 @@ function parseTokens(raw: string | undefined): readonly string[] | undefined {
     }
   });
   return tokens;
+}
+
+const isWellFormedToken = (token: string): boolean =>
+  TOKEN_SYNTAX.test(token) && token.length >= MIN_TOKEN_LENGTH;
+
+// ---- Operating settings (README "Operating") ----
+
+/** The operating settings with nothing set: what an app built without them gets. */
+export const defaultOpsConfig = (): OpsConfig => parseOps({});
+
+function parseOps(env: Env): OpsConfig {
+  const headersTimeoutMs = setting(env, "PLANTSTORE_HEADERS_TIMEOUT_MS", 1000, 600_000);
+  const requestTimeoutMs = setting(env, "PLANTSTORE_REQUEST_TIMEOUT_MS", 1000, 3_600_000);
+  if (requestTimeoutMs < headersTimeoutMs) {
+    throw new ConfigError(
+      `PLANTSTORE_REQUEST_TIMEOUT_MS (${requestTimeoutMs}) must not be shorter than PLANTSTORE_HEADERS_TIMEOUT_MS (${headersTimeoutMs})`,
+    );
+  }
+  return {
+    metricsToken: parseMetricsToken(env["PLANTSTORE_METRICS_TOKEN"]),
+    tokenRateLimit: setting(env, "PLANTSTORE_TOKEN_RATE_LIMIT", 0, 1_000_000_000),
+    authFailureLimit: setting(env, "PLANTSTORE_AUTH_FAILURE_LIMIT", 0, 1_000_000_000),
+    trustProxy: parseTrustProxy(env["PLANTSTORE_TRUST_PROXY"] ?? DEFAULTS.PLANTSTORE_TRUST_PROXY),
+    corsOrigins: parseCorsOrigins(
+      env["PLANTSTORE_CORS_ORIGINS"] ?? DEFAULTS.PLANTSTORE_CORS_ORIGINS,
+    ),
+    headersTimeoutMs,
+    requestTimeoutMs,
+    keepAliveTimeoutMs: setting(env, "PLANTSTORE_KEEPALIVE_TIMEOUT_MS", 1000, 600_000),
+    maxConnections: setting(env, "PLANTSTORE_MAX_CONNECTIONS", 1, 1_000_000),
+    maxEventLoopDelayMs: setting(env, "PLANTSTORE_MAX_EVENT_LOOP_DELAY_MS", 0, 60_000),
+    shutdownTimeoutMs: setting(env, "PLANTSTORE_SHUTDOWN_TIMEOUT_MS", 1000, 600_000),
+  };
+}
+
+function parseMetricsToken(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw.trim() === "") return undefined;
+  const token = raw.trim();
+  if (!isWellFormedToken(token)) {
+    throw new ConfigError(
+      `PLANTSTORE_METRICS_TOKEN must be at least ${MIN_TOKEN_LENGTH} characters of A-Z a-z 0-9 - . _ ~ + / (RFC 6750)`,
+    );
+  }
+  return token;
+}
+
+/** false, true (every hop), a hop count, or the proxies' addresses and CIDR ranges. */
+function parseTrustProxy(raw: string): boolean | number | readonly string[] {
+  const value = raw.trim().toLowerCase();
+  if (value === "" || value === "false") return false;
+  if (value === "true") return true;
+  if (/^\d{1,2}$/.test(value) && Number(value) >= 1) return Number(value);
+  const entries = value.split(",").map((entry) => entry.trim());
+  for (const entry of entries) {
+    const [address = "", prefix, ...rest] = entry.split("/");
+    const family = isIP(address);
+    const bits = family === 6 ? 128 : 32;
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits);
+    if (family === 0 || !prefixOk || rest.length > 0) {
+      throw new ConfigError(
+        `PLANTSTORE_TRUST_PROXY must be false, true, a hop count from 1 to 99, or comma-separated proxy addresses or CIDR ranges, got "${raw}"`,
+      );
+    }
+  }
+  return entries;
+}
+
+/** "*" (any origin), or exact origins such as https://app.example.com:8443. */
+function parseCorsOrigins(raw: string): readonly string[] | "*" {
+  const entries = raw
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== "");
+  if (entries.length === 1 && entries[0] === "*") return "*";
+  for (const entry of entries) {
+    if (!isExactOrigin(entry)) {
+      throw new ConfigError(
+        `PLANTSTORE_CORS_ORIGINS must be "*" or comma-separated origins like https://app.example.com (scheme, host and port only), got "${entry}"`,
+      );
+    }
+  }
+  return entries;
+}
+
+function isExactOrigin(entry: string): boolean {
+  try {
+    const url = new URL(entry);
+    return (url.protocol === "https:" || url.protocol === "http:") && url.origin === entry;
+  } catch {
+    return false;
+  }
 }

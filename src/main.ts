@@ -3,10 +3,9 @@ import { buildApp } from "./app.ts";
 import { createAuthenticator } from "./auth/authenticator.ts";
 import { hasUsableToken, issueInitialToken } from "./auth/issue-token.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
+import { settingsTable, USAGE } from "./ops/settings-table.ts";
 import { databaseLocation, openStore } from "./store/open.ts";
 import { type Store, StoreUnavailableError } from "./store/store.ts";
-
-const SHUTDOWN_DEADLINE_MS = 10_000;
 
 function fail(message: string): never {
   process.stderr.write(`plantstore: ${message}\n`);
@@ -66,7 +65,18 @@ async function open(config: Config): Promise<Store> {
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
+const flags = process.argv.slice(2);
+const unknownFlag = flags.find((flag) => flag !== "--help" && flag !== "--print-config");
+if (unknownFlag !== undefined) fail(`unknown option ${unknownFlag}; see --help`);
+if (flags.includes("--help")) {
+  process.stdout.write(`${USAGE}\n${settingsTable(process.env)}`);
+  process.exit(0);
+}
 const config = readConfig();
+if (flags.includes("--print-config")) {
+  process.stdout.write(settingsTable(process.env));
+  process.exit(0);
+}
 const store = await open(config);
 await firstStart(config, store);
 const app = await buildApp({
@@ -79,6 +89,7 @@ const app = await buildApp({
       log,
     }),
   logLevel: config.logLevel,
+  ops: config.ops,
 }).catch(async (error: unknown) => {
   await store.close();
   fail(`cannot set up authentication: ${(error as Error).message}`);
@@ -93,7 +104,7 @@ async function shutdown(signal: string): Promise<void> {
   const deadline = setTimeout(() => {
     app.log.error("shutdown deadline passed; exiting with requests unfinished");
     process.exit(1);
-  }, SHUTDOWN_DEADLINE_MS);
+  }, config.ops.shutdownTimeoutMs);
   deadline.unref();
   try {
     await app.close();

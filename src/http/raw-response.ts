@@ -3,6 +3,7 @@
 import { type ServerResponse, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import { type ApiResponse, errorResponse } from "./responses.ts";
+import { SECURITY_HEADERS } from "./security-headers.ts";
 
 export function writeRawResponse(socket: Duplex, response: ApiResponse): void {
   if (!socket.writable) {
@@ -24,7 +25,7 @@ export function writeRawResponse(socket: Duplex, response: ApiResponse): void {
     }
   }
   const body = JSON.stringify(response.body);
-  const headers = Object.entries(response.headers ?? {})
+  const headers = Object.entries({ ...SECURITY_HEADERS, ...response.headers })
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join("");
   socket.end(

@@ -6,20 +6,32 @@ export type PlantBody = components["schemas"]["Plant"];
 
 export interface ApiResponse {
   status: number;
-  body: ErrorBody | PlantBody;
+  /** A schema's JSON body, or the text of a non-JSON answer (`/metrics`). */
+  body: components["schemas"][keyof components["schemas"]] | string;
   headers?: Readonly<Record<string, string>>;
+  /** The Content-Type of a body that is not JSON; JSON (UTF-8) when absent. */
+  contentType?: string;
 }
 
-type JsonContent<R> = R extends { content: { "application/json": infer Body } } ? Body : never;
+type Headers = Readonly<Record<string, string>>;
 type Responses<Op extends keyof operations> = operations[Op]["responses"];
+
+/** One answer per documented media type: JSON needs no content type, any other names its own. */
+type DocumentedAnswer<R, Status> = R extends { content: infer Content }
+  ? {
+      [Media in keyof Content]: {
+        status: Status;
+        body: Content[Media];
+        headers?: Headers;
+      } & (Media extends "application/json"
+        ? { contentType?: undefined }
+        : { contentType: `${Media & string}${string}` });
+    }[keyof Content]
+  : never;
 
 /** An answer the YAML documents for this operation: a documented status with its body. */
 export type OperationResponse<Op extends keyof operations> = {
-  [Status in keyof Responses<Op>]: {
-    status: Status;
-    body: JsonContent<Responses<Op>[Status]>;
-    headers?: Readonly<Record<string, string>>;
-  };
+  [Status in keyof Responses<Op>]: DocumentedAnswer<Responses<Op>[Status], Status>;
 }[keyof Responses<Op>];
 
 /** The JSON request body the YAML documents for this operation. */

@@ -1,10 +1,10 @@
 // openapi-backend, configured to fail closed: every outcome it can reach (unknown path,
 // wrong method, failed auth, failed validation, no handler) has a registered handler,
 // so an operation handler only ever sees a routed, authenticated, valid request.
-import { type Context, OpenAPIBackend, type Request } from "openapi-backend";
+import { type Context, OpenAPIBackend, type Operation, type Request } from "openapi-backend";
 import type { operations } from "../../generated/plants.ts";
 import type { Authenticator } from "../auth/authenticator.ts";
-import type { AuthFailure } from "../auth/outcome.ts";
+import type { AuthFailure, AuthOutcome } from "../auth/outcome.ts";
 import type { Body } from "../http/body.ts";
 import { type ApiResponse, errorResponse, type OperationResponse } from "../http/responses.ts";
 import { describeValidationErrors } from "../http/validation-message.ts";
@@ -21,6 +21,8 @@ export interface Call {
   body?: Body;
   /** Told about every refused authentication, before the answer is sent. */
   readonly onAuthFailure?: (failure: AuthFailure) => void;
+  /** Runs once the request is routed, before credentials are checked; may throw (rate limits). */
+  readonly beforeAuthentication?: (operation: Operation) => Promise<void>;
 }
 
 export type OperationHandler<Op extends keyof operations> = (
@@ -30,6 +32,8 @@ export type OperationHandler<Op extends keyof operations> = (
 
 export interface BackendOptions {
   authenticator: Pick<Authenticator, "authenticate">;
+  /** Checks PLANTSTORE_METRICS_TOKEN for GET /metrics; undefined leaves it open. */
+  metricsToken?: ((authorization: string | undefined) => AuthOutcome) | undefined;
   /** One handler per operation in the YAML: the compiler reports a missing or extra one. */
   operations: { [Op in keyof operations]: OperationHandler<Op> };
 }
@@ -39,6 +43,7 @@ const SCOPES_EXTENSION = "x-required-scopes";
 
 export async function createBackend({
   authenticator,
+  metricsToken,
   operations,
 }: BackendOptions): Promise<OpenAPIBackend> {
   const api = new OpenAPIBackend({
@@ -58,9 +63,20 @@ export async function createBackend({
         );
         return outcome.ok ? outcome : { error: outcome };
       },
+      // GET /metrics has a token of its own; without one configured, it is open.
+      metricsToken: (c: Context) => {
+        if (metricsToken === undefined) return { ok: true };
+        const outcome = metricsToken(header(c, "authorization"));
+        return outcome.ok ? outcome : { error: outcome };
+      },
     },
     handlers: {
       ...operations,
+      // Also called when routing failed, without an operation.
+      postRoutingHandler: async (c: Context, call: Call) => {
+        const operation = c.operation as Operation | undefined;
+        if (operation !== undefined) await call.beforeAuthentication?.(operation);
+      },
       notFound: (c: Context) =>
         errorResponse(404, `no resource at ${c.request.method.toUpperCase()} ${c.request.path}`),
       methodNotAllowed: (c: Context) => {
@@ -75,7 +91,7 @@ export async function createBackend({
       // The body is read only for an authenticated caller, after routing and before
       // validation: nobody without a token can make the server decode or parse JSON.
       postSecurityHandler: (c: Context, call: Call) => {
-        if (!c.security["authorized"]) return;
+        if (!c.security["authorized"] || c.operation.requestBody === undefined) return;
         const body = call.readBody();
         call.body = body;
         call.request.body = body.ok ? body.forValidation : undefined;
@@ -102,7 +118,9 @@ export async function createBackend({
 }
 
 function unauthorized(c: Context, call: Call): ApiResponse {
-  const result = c.security["bearerAuth"] as { error?: unknown } | undefined;
+  const result = (c.security["bearerAuth"] ?? c.security["metricsToken"]) as
+    | { error?: unknown }
+    | undefined;
   const failure = result?.error;
   // Anything but an AuthFailure is a fault in authenticating, not the caller's: a 500.
   if (!isAuthFailure(failure)) throw failure ?? new Error("authentication gave no outcome");

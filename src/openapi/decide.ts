@@ -16,22 +16,37 @@ export interface RequestFacts {
   query?: unknown;
   readBody: () => Body;
   onAuthFailure?: (failure: AuthFailure) => void;
+  /** Runs once the request is routed, before credentials are checked (src/http/rate-limit.ts). */
+  beforeAuthentication?: Call["beforeAuthentication"];
 }
 
 export type Decide = (facts: RequestFacts) => Promise<ApiResponse>;
 
 export function createDecide(api: OpenAPIBackend): Decide {
-  return ({ method, target, headers, query, readBody, onAuthFailure }) => {
+  return ({ method, target, headers, query, readBody, onAuthFailure, beforeAuthentication }) => {
     const request: Request = {
       method,
       path: originForm(target),
       headers: headers as Request["headers"],
       ...(query === undefined ? {} : { query: query as NonNullable<Request["query"]> }),
     };
-    const call: Call =
-      onAuthFailure === undefined ? { request, readBody } : { request, readBody, onAuthFailure };
+    const call: Call = {
+      request,
+      readBody,
+      ...(onAuthFailure === undefined ? {} : { onAuthFailure }),
+      ...(beforeAuthentication === undefined ? {} : { beforeAuthentication }),
+    };
     return api.handleRequest(request, call);
   };
+}
+
+/** The operationId a request would be routed to, or undefined (for metrics labels). */
+export function operationIdOf(
+  api: OpenAPIBackend,
+  method: string,
+  target: string,
+): string | undefined {
+  return api.matchOperation({ method, path: originForm(target), headers: {} })?.operationId;
 }
 
 /**

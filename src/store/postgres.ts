@@ -25,6 +25,8 @@ const TRANSACTION_ATTEMPTS = 3;
 // The client's own deadline is a backstop for when the server cannot answer at all (a dead
 // network, every connection busy); it leaves statement_timeout room to answer first.
 const CLIENT_GRACE_MS = 1000;
+// A readiness probe waits at most this long: probes themselves time out after about a second.
+const PING_TIMEOUT_MS = 1000;
 
 /** The client with int8 mapped to BigInt, which is what lets a bigint be a parameter. */
 export type PostgresClient = Sql<{ bigint: bigint }>;
@@ -123,6 +125,13 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
       try {
         const [row] = await sql<PlantRow[]>`SELECT name, tag FROM plants WHERE id = ${id}`;
         return row === undefined ? undefined : toPlant(row);
+      } catch (error) {
+        throw asStoreError(error);
+      }
+    },
+    async ping() {
+      try {
+        await withDeadline(sql`SELECT 1`, Date.now() + PING_TIMEOUT_MS, PING_TIMEOUT_MS);
       } catch (error) {
         throw asStoreError(error);
       }

@@ -48,6 +48,7 @@ export function openSqliteStore(path: string): Store {
     "INSERT INTO plants (id, name, tag) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING",
   );
   const select = db.prepare<[bigint], Row>("SELECT name, tag FROM plants WHERE id = ?");
+  const probe = db.prepare("SELECT count(*) FROM sqlite_schema");
 
   const read = (id: bigint): Plant | undefined => {
     const row = select.get(id);
@@ -71,6 +72,15 @@ export function openSqliteStore(path: string): Store {
     },
     async get(id) {
       return read(id);
+    },
+    async ping() {
+      try {
+        probe.get();
+      } catch (error) {
+        throw new StoreUnavailableError(`the SQLite file cannot be read: ${String(error)}`, {
+          cause: error,
+        });
+      }
     },
     describe() {
       const journal = String(db.pragma("journal_mode", { simple: true }));

@@ -21,6 +21,11 @@ export interface PlantStore {
   /** Resolves only once the plant is durably committed. */
   create(plant: NewPlant): Promise<CreateResult>;
   get(id: bigint): Promise<Plant | undefined>;
+  /**
+   * Resolves once the database answers a trivial query, within about a second; rejects with
+   * StoreUnavailableError otherwise. For readiness probes (GET /readyz).
+   */
+  ping(): Promise<void>;
   /** Engine, location and durability settings as in effect, for the start-up log line. */
   describe(): string;
   close(): Promise<void>;

@@ -3,6 +3,7 @@ import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, expect } from "vitest";
 import { type AppOptions, buildApp } from "../../src/app.ts";
 import { type AuthenticatorOptions, createAuthenticator } from "../../src/auth/authenticator.ts";
+import { defaultOpsConfig, type OpsConfig } from "../../src/config.ts";
 import { type StoreEngine, sqliteEngine, type TestStore } from "./stores.ts";
 
 export const TOKEN = "test-token-0123456789abcdef";
@@ -16,15 +17,16 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** Authentication settings beyond the two static test tokens and the store's managed tokens. */
-export type TestAuth = Partial<Pick<AuthenticatorOptions, "jwt" | "managed">> &
-  Pick<AppOptions, "onAuthFailure">;
+/** Authentication beyond the two static test tokens and the store's managed tokens, and
+ * operating settings changed from their defaults. */
+export type TestAppOptions = Partial<Pick<AuthenticatorOptions, "jwt" | "managed">> &
+  Pick<AppOptions, "onAuthFailure"> & { ops?: Partial<OpsConfig> };
 
 /** The app on a fresh store; pass `logLines` to collect its log lines (parsed) instead of silence. */
 export async function createTestApp(
   engine: StoreEngine = sqliteEngine,
   logLines?: Record<string, unknown>[],
-  auth: TestAuth = {},
+  options: TestAppOptions = {},
 ): Promise<TestApp> {
   const db = await engine.create();
   const app = await buildApp({
@@ -33,11 +35,12 @@ export async function createTestApp(
       createAuthenticator({
         staticTokens: [TOKEN, OTHER_TOKEN],
         tokens: db.store.tokens,
-        jwt: auth.jwt,
+        jwt: options.jwt,
         log,
-        ...(auth.managed === undefined ? {} : { managed: auth.managed }),
+        ...(options.managed === undefined ? {} : { managed: options.managed }),
       }),
-    ...(auth.onAuthFailure === undefined ? {} : { onAuthFailure: auth.onAuthFailure }),
+    ...(options.onAuthFailure === undefined ? {} : { onAuthFailure: options.onAuthFailure }),
+    ops: { ...defaultOpsConfig(), ...options.ops },
     ...(logLines === undefined
       ? { logLevel: "silent" }
       : {
@@ -57,10 +60,13 @@ export async function createTestApp(
 }
 
 /** One app per describe block: built before its tests, closed after them. */
-export function useTestApp(engine: StoreEngine = sqliteEngine, auth?: TestAuth): () => TestApp {
+export function useTestApp(
+  engine: StoreEngine = sqliteEngine,
+  options?: TestAppOptions,
+): () => TestApp {
   let current: TestApp | undefined;
   beforeAll(async () => {
-    current = await createTestApp(engine, undefined, auth);
+    current = await createTestApp(engine, undefined, options);
   });
   afterAll(async () => {
     await current?.close();

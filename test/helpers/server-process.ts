@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { expect } from "vitest";
+import { afterAll, afterEach, expect } from "vitest";
 import { openSqliteStore } from "../../src/store/sqlite.ts";
 import type { PlantStore } from "../../src/store/store.ts";
 import { TOKEN } from "./app.ts";
@@ -237,6 +237,20 @@ export function makeTempDb(fileName = "plants.db"): TempDb {
     path: join(dir, fileName),
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/**
+ * For a suite whose tests each start their own servers: one temporary database folder, removed
+ * at the end, and every server a test left running SIGKILLed after it.
+ */
+export function useServerSuite(): TempDb {
+  const db = makeTempDb();
+  afterEach(killLeftoverServers);
+  afterAll(async () => {
+    await killLeftoverServers();
+    db.remove();
+  });
+  return db;
 }
 
 /** A spawned server on a fresh database, plus a second connection to check what it stored. */

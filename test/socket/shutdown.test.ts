@@ -4,17 +4,20 @@ import { connect } from "node:net";
 import { isDeepStrictEqual } from "node:util";
 import { afterAll, afterEach, describe, expect, test } from "vitest";
 import { openSqliteStore } from "../../src/store/sqlite.ts";
+import type { PlantStore } from "../../src/store/store.ts";
 import { plantJson, uniqueId } from "../helpers/app.ts";
 import { type Outcome, plantOf, sleep, startLoad, waitUntil } from "../helpers/load.ts";
 import { killLeftoverServers, makeTempDb, startServer } from "../helpers/server-process.ts";
 import {
   expectErrorAnswer,
   expectPlantAnswer,
+  type RawAnswer,
   rawExchange,
   rawHead,
   rawRequest,
   waitUntilRefused,
 } from "../helpers/socket-http.ts";
+import { storeEngines } from "../helpers/stores.ts";
 
 const db = makeTempDb();
 
@@ -27,63 +30,76 @@ afterAll(async () => {
 
 type Answered = Extract<Outcome, { kind: "answer" }>;
 
-describe("a graceful stop (SIGTERM)", () => {
+describe.each(storeEngines)("a graceful stop under load ($name)", (engine) => {
   test("when SIGTERM arrives during concurrent creates, then every answer is 200 or 503, nothing hangs, the process exits 0 and every 200 is stored", async () => {
-    const server = await startServer({ databasePath: db.path });
-    const load = startLoad({
-      url: server.url,
-      loops: 12,
-      // Bounds only: the loops end at their first refused or reset connection after the stop.
-      maxRequests: 5_000,
-      maxDurationMs: 15_000,
-      requestTimeoutMs: 10_000,
-      plantFor: (id) => (id % 3n === 0n ? { name: `stop ${id}` } : { name: `stop ${id}`, tag: "" }),
-    });
-
-    await sleep(300);
-    await waitUntil(() => load.acknowledged() >= 10, "some plants are acknowledged");
-    const settledBeforeStop = load.outcomes.length;
-    const exit = await server.stop("SIGTERM");
-    const outcomes = await load.done;
-
-    expect(exit).toEqual({ code: 0, signal: null });
-
-    // No request hung, and the connection failed only after the stop began.
-    const failures = outcomes.filter(
-      (o, i) => o.kind === "timeout" || (o.kind === "network-error" && i < settledBeforeStop),
-    );
-    expect(failures.map((o) => `${o.id}: ${o.kind}`)).toEqual([]);
-
-    const answered = outcomes.filter((o): o is Answered => o.kind === "answer");
-    expect(answered.map((o) => o.answer.status).filter((s) => s !== 200 && s !== 503)).toEqual([]);
-    const created = answered.filter((o) => o.answer.status === 200);
-    const refused = answered.filter((o) => o.answer.status === 503);
-    for (const { answer, plant } of created) expectPlantAnswer(answer, plantOf(plant));
-    for (const { answer } of refused) expectErrorAnswer(answer, 503);
-    expect(created.length).toBeGreaterThanOrEqual(10);
-
-    // After the exit: every 200 is stored exactly; a 503 stored nothing.
-    const store = openSqliteStore(db.path);
+    const database = await engine.create();
     try {
-      const wrong: string[] = [];
-      for (const { id, plant } of created) {
-        const found = await store.get(id);
-        if (!isDeepStrictEqual(found, plantOf(plant))) {
-          wrong.push(
-            `200 for ${id}: sent ${JSON.stringify(plant)}, stored ${JSON.stringify(found)}`,
-          );
-        }
-      }
-      for (const { id } of refused) {
-        const found = await store.get(id);
-        if (found !== undefined) wrong.push(`503 for ${id}, yet stored ${JSON.stringify(found)}`);
-      }
-      expect(wrong).toEqual([]);
+      await stopUnderLoad(database.url, () => database.reopen());
     } finally {
-      await store.close();
+      await database.destroy();
     }
   });
+});
 
+/** Creates from 12 loops, SIGTERM once some are acknowledged, then checks every outcome. */
+async function stopUnderLoad(
+  databaseUrl: string,
+  openStore: () => Promise<PlantStore>,
+): Promise<void> {
+  const server = await startServer({ databaseUrl });
+  const load = startLoad({
+    url: server.url,
+    loops: 12,
+    // Bounds only: the loops end at their first refused or reset connection after the stop.
+    maxRequests: 5_000,
+    maxDurationMs: 15_000,
+    requestTimeoutMs: 10_000,
+    plantFor: (id) => (id % 3n === 0n ? { name: `stop ${id}` } : { name: `stop ${id}`, tag: "" }),
+  });
+
+  await sleep(300);
+  await waitUntil(() => load.acknowledged() >= 10, "some plants are acknowledged");
+  const settledBeforeStop = load.outcomes.length;
+  const exit = await server.stop("SIGTERM");
+  const outcomes = await load.done;
+
+  expect(exit).toEqual({ code: 0, signal: null });
+
+  // No request hung, and the connection failed only after the stop began.
+  const failures = outcomes.filter(
+    (o, i) => o.kind === "timeout" || (o.kind === "network-error" && i < settledBeforeStop),
+  );
+  expect(failures.map((o) => `${o.id}: ${o.kind}`)).toEqual([]);
+
+  const answered = outcomes.filter((o): o is Answered => o.kind === "answer");
+  expect(answered.map((o) => o.answer.status).filter((s) => s !== 200 && s !== 503)).toEqual([]);
+  const created = answered.filter((o) => o.answer.status === 200);
+  const refused = answered.filter((o) => o.answer.status === 503);
+  for (const { answer, plant } of created) expectPlantAnswer(answer, plantOf(plant));
+  for (const { answer } of refused) expectErrorAnswer(answer, 503);
+  expect(created.length).toBeGreaterThanOrEqual(10);
+
+  // After the exit: every 200 is stored exactly; a 503 stored nothing.
+  const store = await openStore();
+  try {
+    const wrong: string[] = [];
+    for (const { id, plant } of created) {
+      const found = await store.get(id);
+      if (!isDeepStrictEqual(found, plantOf(plant))) {
+        wrong.push(`200 for ${id}: sent ${JSON.stringify(plant)}, stored ${JSON.stringify(found)}`);
+      }
+    }
+    for (const { id } of refused) {
+      const found = await store.get(id);
+      if (found !== undefined) wrong.push(`503 for ${id}, yet stored ${JSON.stringify(found)}`);
+    }
+    expect(wrong).toEqual([]);
+  } finally {
+    await store.close();
+  }
+}
+
+describe("a graceful stop (SIGTERM)", () => {
   test("when a request's body is still arriving as SIGTERM arrives, then the request completes with 200, the plant is stored and the process exits 0", async () => {
     const server = await startServer({ databasePath: db.path });
     const id = uniqueId();
@@ -195,6 +211,80 @@ describe("a graceful stop (SIGTERM)", () => {
       expect(await store.get(second.id)).toBeUndefined();
     } finally {
       await store.close();
+    }
+  });
+});
+
+describe("readiness and the deadline while stopping", () => {
+  test("when SIGTERM arrives, then /readyz answers 503 at once on a connection that was already open, while the request in flight still completes", async () => {
+    const server = await startServer({ databasePath: db.path });
+    const host = new URL(server.url).host;
+    const id = uniqueId();
+    const body = plantJson(id, "finishes while unready");
+    let readiness: Promise<RawAnswer> | undefined;
+
+    const answer = await rawRequest(server.url, [
+      rawHead(host, {
+        "Content-Type": "application/json",
+        "Content-Length": String(Buffer.byteLength(body)),
+        Expect: "100-continue",
+      }) + body.slice(0, 5),
+      async (received) => {
+        await waitUntil(() => hasContinue(received()), "the server has the request");
+        // A probe connection whose request is under way as the stop begins (a load
+        // balancer's keep-alive connection, say): its request is answered after the stop.
+        readiness = rawRequest(server.url, [
+          `GET /readyz HTTP/1.1\r\nHost: ${host}\r\n`,
+          async () => {
+            await sleep(200);
+            void server.stop("SIGTERM");
+            await waitUntilRefused(server.url);
+          },
+          "\r\n",
+        ]);
+        await readiness;
+      },
+      body.slice(5),
+    ]);
+
+    if (readiness === undefined) throw new Error("/readyz was never asked");
+    const ready = await readiness;
+    expectErrorAnswer(ready, 503);
+    expect(ready.headers["retry-after"]).toBe("1");
+    expectPlantAnswer(answer, { name: "finishes while unready" });
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+  });
+
+  test("when an in-flight request outlasts PLANTSTORE_SHUTDOWN_TIMEOUT_MS, then the process exits 1 at the deadline and says so", async () => {
+    const server = await startServer({
+      databasePath: db.path,
+      env: { PLANTSTORE_SHUTDOWN_TIMEOUT_MS: "1000" },
+    });
+    const { hostname, port, host } = new URL(server.url);
+    const socket = connect({ host: hostname, port: Number(port) });
+    socket.on("error", () => undefined);
+    try {
+      let received = "";
+      socket.on("data", (data: Buffer) => {
+        received += data.toString("utf8");
+      });
+      await new Promise<void>((resolve, reject) => {
+        socket.once("connect", resolve).once("error", reject);
+      });
+      // A body that never finishes: the request stays in flight past the deadline.
+      const head = rawHead(host, {
+        "Content-Type": "application/json",
+        "Content-Length": "100",
+        Expect: "100-continue",
+      });
+      socket.write(`${head}{`);
+      await waitUntil(() => hasContinue(received), "the server has the request");
+      const exit = await server.stop("SIGTERM", 10_000);
+      expect(exit).toEqual({ code: 1, signal: null });
+      const messages = server.stdoutLines().map((line) => JSON.parse(line).msg);
+      expect(messages).toContain("shutdown deadline passed; exiting with requests unfinished");
+    } finally {
+      socket.destroy();
     }
   });
 });

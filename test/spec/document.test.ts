@@ -40,13 +40,12 @@ describe("openapi/plants.yaml keeps the seed contract", () => {
     });
   });
 
-  it("when read, then POST /plants is the only operation and every non-200 answer is an Error", () => {
-    expect(Object.keys(doc.paths)).toEqual(["/plants"]);
+  it("when read, then POST /plants is the only plant operation and every non-200 answer is an Error", () => {
     expect(Object.keys(doc.paths["/plants"] ?? {})).toEqual(["post"]);
     const responses = doc.paths["/plants"]?.["post"]?.responses ?? {};
     // Every status the server can answer is documented, and nothing else.
     expect(Object.keys(responses).sort()).toEqual(
-      ["200", "400", "401", "403", "404", "405", "409", "413", "415", "500", "503"].sort(),
+      ["200", "400", "401", "403", "404", "405", "409", "413", "415", "429", "500", "503"].sort(),
     );
     expect(responses["200"]).toMatchObject({
       content: { "application/json": { schema: { $ref: "#/components/schemas/Plant" } } },
@@ -57,5 +56,72 @@ describe("openapi/plants.yaml keeps the seed contract", () => {
         content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
       });
     }
+    expect(responses["429"]).toMatchObject({ headers: { "Retry-After": expect.anything() } });
+  });
+});
+
+// The operations an operator's tools call (README "Operating").
+describe("openapi/plants.yaml documents the operating endpoints", () => {
+  const doc = loadDocument() as unknown as {
+    paths: Record<string, Record<string, Operation>>;
+    components: { responses: Record<string, Response> };
+  };
+  interface Response {
+    $ref?: string;
+    content?: Record<string, { schema: unknown }>;
+    headers?: Record<string, unknown>;
+  }
+  interface Operation {
+    operationId: string;
+    tags: string[];
+    security?: unknown;
+    responses: Record<string, Response>;
+  }
+  const resolve = (response: Response): Response =>
+    response.$ref === undefined
+      ? response
+      : (doc.components.responses[response.$ref.replace("#/components/responses/", "")] ?? {});
+
+  it("when read, then the paths are /plants and the three operating endpoints, GET only", () => {
+    expect(Object.keys(doc.paths).sort()).toEqual(["/healthz", "/metrics", "/plants", "/readyz"]);
+    for (const path of ["/healthz", "/readyz", "/metrics"]) {
+      expect(Object.keys(doc.paths[path] ?? {}), path).toEqual(["get"]);
+      expect(doc.paths[path]?.["get"]?.tags, path).toEqual(["operations"]);
+    }
+  });
+
+  it.each([
+    ["/healthz", "getHealth", [], ["200", "400", "405", "500", "503"]],
+    ["/readyz", "getReadiness", [], ["200", "400", "405", "500", "503"]],
+    [
+      "/metrics",
+      "getMetrics",
+      [{ metricsToken: [] }],
+      ["200", "400", "401", "405", "429", "500", "503"],
+    ],
+  ])(
+    "when %s is read, then it is %s with security %j, answering %j, every error an Error",
+    (path, id, security, statuses) => {
+      const operation = doc.paths[path]?.["get"];
+      expect(operation?.operationId).toBe(id);
+      expect(operation?.security).toEqual(security);
+      const responses = operation?.responses ?? {};
+      expect(Object.keys(responses).sort()).toEqual(statuses);
+      for (const [status, response] of Object.entries(responses)) {
+        if (status === "200") continue;
+        expect(resolve(response), `${path} ${status}`).toMatchObject({
+          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+        });
+      }
+      if (responses["503"] !== undefined) {
+        expect(resolve(responses["503"]).headers).toHaveProperty("Retry-After");
+      }
+    },
+  );
+
+  it("when /metrics is read, then its 200 is Prometheus text", () => {
+    expect(doc.paths["/metrics"]?.["get"]?.responses["200"]?.content).toHaveProperty([
+      "text/plain",
+    ]);
   });
 });

@@ -181,7 +181,7 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
       await proxy?.close();
     });
 
-    it("then creates fail as unavailable while it is away and succeed once it is back, without reopening", async () => {
+    it("then creates and pings fail as unavailable while it is away and succeed once it is back, without reopening", async () => {
       const before = uniqueId();
       expect((await store.create({ id: before, name: "before" })).kind).toBe("created");
 
@@ -191,8 +191,10 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
         StoreUnavailableError,
       );
       await expect(store.get(before)).rejects.toBeInstanceOf(StoreUnavailableError);
+      await expect(store.ping()).rejects.toBeInstanceOf(StoreUnavailableError);
 
       await proxy.start();
+      await store.ping();
       expect(await store.create({ id: during, name: "during" })).toEqual({
         kind: "created",
         plant: { name: "during" },

@@ -1,7 +1,7 @@
 // The behaviour every PlantStore engine must have. Each engine's test file calls this once.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INT64_MAX, INT64_MIN } from "../../src/http/int64.ts";
-import { UnstorableValueError } from "../../src/store/store.ts";
+import { StoreUnavailableError, UnstorableValueError } from "../../src/store/store.ts";
 import { uniqueId } from "../helpers/app.ts";
 import type { StoreEngine, TestStore } from "../helpers/stores.ts";
 
@@ -97,6 +97,16 @@ export function describeStoreContract(engine: StoreEngine): void {
         const expected = `v${i % 4}` === stored?.name ? ["created", "replayed"] : ["conflict"];
         expect(expected).toContain(result.kind);
       }
+    });
+
+    it("when the store is open, then ping resolves", async () => {
+      await expect(db.store.ping()).resolves.toBeUndefined();
+    });
+
+    it("when the store has been closed, then ping rejects as unavailable", async () => {
+      const closed = await db.reopen();
+      await closed.close();
+      await expect(closed.ping()).rejects.toBeInstanceOf(StoreUnavailableError);
     });
 
     it("when a plant is stored, then another connection sees it", async () => {

@@ -1,7 +1,23 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../../src/config.ts";
+import { ConfigError, loadConfig, type OpsConfig, SETTINGS } from "../../src/config.ts";
+import { settingsTable } from "../../src/ops/settings-table.ts";
 
 const cwd = "/srv/plantstore";
+
+const DEFAULT_OPS: OpsConfig = {
+  metricsToken: undefined,
+  tokenRateLimit: 6000,
+  authFailureLimit: 60,
+  trustProxy: false,
+  corsOrigins: [],
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 72_000,
+  maxConnections: 1000,
+  maxEventLoopDelayMs: 1000,
+  shutdownTimeoutMs: 10_000,
+};
 
 describe("configuration", () => {
   it("when nothing is set, then the documented defaults apply", () => {
@@ -12,6 +28,7 @@ describe("configuration", () => {
       database: { engine: "sqlite", path: "/srv/plantstore/data/plants.db" },
       startupTimeoutMs: 30_000,
       tokens: undefined,
+      ops: DEFAULT_OPS,
     });
   });
 
@@ -24,6 +41,17 @@ describe("configuration", () => {
         DATABASE_URL: "sqlite:/var/lib/plants.db",
         DATABASE_STARTUP_TIMEOUT_MS: "0",
         PLANTSTORE_TOKENS: " token-aaaaaaaaaaaaaaaa , token-bbbbbbbbbbbbbbbb ,",
+        PLANTSTORE_METRICS_TOKEN: "metrics-token-0123456789",
+        PLANTSTORE_TOKEN_RATE_LIMIT: "0",
+        PLANTSTORE_AUTH_FAILURE_LIMIT: "5",
+        PLANTSTORE_TRUST_PROXY: "10.0.0.0/8, 127.0.0.1, ::1",
+        PLANTSTORE_CORS_ORIGINS: "https://app.example.com, http://localhost:3000",
+        PLANTSTORE_HEADERS_TIMEOUT_MS: "2000",
+        PLANTSTORE_REQUEST_TIMEOUT_MS: "5000",
+        PLANTSTORE_KEEPALIVE_TIMEOUT_MS: "1000",
+        PLANTSTORE_MAX_CONNECTIONS: "10",
+        PLANTSTORE_MAX_EVENT_LOOP_DELAY_MS: "0",
+        PLANTSTORE_SHUTDOWN_TIMEOUT_MS: "3000",
       },
       cwd,
     );
@@ -34,7 +62,35 @@ describe("configuration", () => {
       database: { engine: "sqlite", path: "/var/lib/plants.db" },
       startupTimeoutMs: 0,
       tokens: ["token-aaaaaaaaaaaaaaaa", "token-bbbbbbbbbbbbbbbb"],
+      ops: {
+        metricsToken: "metrics-token-0123456789",
+        tokenRateLimit: 0,
+        authFailureLimit: 5,
+        trustProxy: ["10.0.0.0/8", "127.0.0.1", "::1"],
+        corsOrigins: ["https://app.example.com", "http://localhost:3000"],
+        headersTimeoutMs: 2000,
+        requestTimeoutMs: 5000,
+        keepAliveTimeoutMs: 1000,
+        maxConnections: 10,
+        maxEventLoopDelayMs: 0,
+        shutdownTimeoutMs: 3000,
+      },
     });
+  });
+
+  it.each([
+    ["true", true],
+    ["TRUE", true],
+    ["false", false],
+    ["", false],
+    ["2", 2],
+    ["fd00::/8", ["fd00::/8"]],
+  ])("when PLANTSTORE_TRUST_PROXY is %j, then it is %j", (raw, expected) => {
+    expect(loadConfig({ PLANTSTORE_TRUST_PROXY: raw }, cwd).ops.trustProxy).toEqual(expected);
+  });
+
+  it("when PLANTSTORE_CORS_ORIGINS is *, then any origin is allowed", () => {
+    expect(loadConfig({ PLANTSTORE_CORS_ORIGINS: " * " }, cwd).ops.corsOrigins).toBe("*");
   });
 
   it.each([
@@ -122,8 +178,82 @@ describe("configuration", () => {
     [{ PLANTSTORE_TOKENS: " , " }, /^PLANTSTORE_TOKENS is set but holds no token/],
     [{ PLANTSTORE_TOKENS: "short" }, /^PLANTSTORE_TOKENS entry 1 must be at least 16/],
     [{ PLANTSTORE_TOKENS: "token-aaaaaaaaaaaaaaaa,bad token with spaces" }, /entry 2/],
+    [{ PLANTSTORE_METRICS_TOKEN: "short" }, /^PLANTSTORE_METRICS_TOKEN must be at least 16/],
+    [{ PLANTSTORE_TOKEN_RATE_LIMIT: "-5" }, /^PLANTSTORE_TOKEN_RATE_LIMIT must be a whole number/],
+    [{ PLANTSTORE_AUTH_FAILURE_LIMIT: "many" }, /^PLANTSTORE_AUTH_FAILURE_LIMIT/],
+    [{ PLANTSTORE_TRUST_PROXY: "yes" }, /^PLANTSTORE_TRUST_PROXY must be false, true/],
+    [{ PLANTSTORE_TRUST_PROXY: "10.0.0.0/33" }, /^PLANTSTORE_TRUST_PROXY/],
+    [{ PLANTSTORE_TRUST_PROXY: "0" }, /^PLANTSTORE_TRUST_PROXY/],
+    [{ PLANTSTORE_CORS_ORIGINS: "https://app.example.com/" }, /^PLANTSTORE_CORS_ORIGINS must be/],
+    [{ PLANTSTORE_CORS_ORIGINS: "app.example.com" }, /^PLANTSTORE_CORS_ORIGINS/],
+    [{ PLANTSTORE_CORS_ORIGINS: "*, https://a.example" }, /^PLANTSTORE_CORS_ORIGINS.*"\*"/],
+    [{ PLANTSTORE_CORS_ORIGINS: "null" }, /^PLANTSTORE_CORS_ORIGINS/],
+    [{ PLANTSTORE_CORS_ORIGINS: "ftp://files.example" }, /^PLANTSTORE_CORS_ORIGINS/],
+    [{ PLANTSTORE_HEADERS_TIMEOUT_MS: "999" }, /^PLANTSTORE_HEADERS_TIMEOUT_MS/],
+    [
+      { PLANTSTORE_HEADERS_TIMEOUT_MS: "20000", PLANTSTORE_REQUEST_TIMEOUT_MS: "10000" },
+      /^PLANTSTORE_REQUEST_TIMEOUT_MS \(10000\) must not be shorter than PLANTSTORE_HEADERS_TIMEOUT_MS/,
+    ],
+    [{ PLANTSTORE_KEEPALIVE_TIMEOUT_MS: "0" }, /^PLANTSTORE_KEEPALIVE_TIMEOUT_MS/],
+    [{ PLANTSTORE_MAX_CONNECTIONS: "0" }, /^PLANTSTORE_MAX_CONNECTIONS/],
+    [{ PLANTSTORE_MAX_EVENT_LOOP_DELAY_MS: "1e3" }, /^PLANTSTORE_MAX_EVENT_LOOP_DELAY_MS/],
+    [{ PLANTSTORE_SHUTDOWN_TIMEOUT_MS: "500" }, /^PLANTSTORE_SHUTDOWN_TIMEOUT_MS/],
   ])("when %j, then start-up is refused with a line naming the variable", (env, message) => {
     expect(() => loadConfig(env, cwd)).toThrow(ConfigError);
     expect(() => loadConfig(env, cwd)).toThrow(message);
+  });
+});
+
+describe("the list of settings", () => {
+  /** Every variable loadConfig reads, whatever the engine. */
+  function variablesRead(): string[] {
+    const read = new Set<string>();
+    const jwt = {
+      PLANTSTORE_JWT_ISSUER: "https://id.example",
+      PLANTSTORE_JWT_AUDIENCE: "plantstore",
+      PLANTSTORE_JWT_HS256_SECRET: "s".repeat(32),
+    };
+    for (const base of [{}, { DATABASE_URL: "postgres://host/db" }, jwt]) {
+      const env = new Proxy(base as Record<string, string | undefined>, {
+        get(target, name) {
+          if (typeof name === "string") read.add(name);
+          return target[name as string];
+        },
+      });
+      loadConfig(env, cwd);
+    }
+    return [...read].sort();
+  }
+
+  it("when loadConfig reads a variable, then SETTINGS describes it, and nothing else", () => {
+    expect(SETTINGS.map((s) => s.name).sort()).toEqual(variablesRead());
+  });
+
+  it("when the README is read, then it lists every setting with its default", () => {
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    for (const setting of SETTINGS) {
+      const shown =
+        setting.default === undefined || setting.default === ""
+          ? "unset"
+          : `\`${setting.default}\``;
+      expect(readme, setting.name).toContain(`| \`${setting.name}\` | ${shown} |`);
+    }
+  });
+
+  it("when settings hold secrets, then the table masks them and shows the rest", () => {
+    const table = settingsTable({
+      DATABASE_URL: "postgres://app:hunter2@db.internal/plants",
+      PLANTSTORE_TOKENS: "token-aaaaaaaaaaaaaaaa,token-bbbbbbbbbbbbbbbb",
+      PLANTSTORE_METRICS_TOKEN: "metrics-token-0123456789",
+      PORT: "9090",
+    });
+    for (const secret of ["hunter2", "token-aaaa", "token-bbbb", "metrics-token"]) {
+      expect(table).not.toContain(secret);
+    }
+    expect(table).toMatch(/^DATABASE_URL .*postgres:\/\/app:\*\*\*@db\.internal\/plants/m);
+    expect(table).toMatch(/^PLANTSTORE_TOKENS .*\*\*\* \(2 tokens\)/m);
+    expect(table).toMatch(/^PORT +8080 +9090 /m);
+    expect(table).toMatch(/^HOST +127\.0\.0\.1 +127\.0\.0\.1 \(default\)/m);
+    expect(table.trimEnd().split("\n")).toHaveLength(SETTINGS.length + 1);
   });
 });

@@ -1,0 +1,58 @@
+// CORS (@fastify/cors) for the origins in PLANTSTORE_CORS_ORIGINS; none by default. A preflight
+// from an allowed origin is answered 204 with the Access-Control-Allow-* headers; one from any
+// other origin gets a 403 that says why, with no CORS headers. Other requests go on as usual:
+// an OPTIONS that is not a preflight still gets openapi-backend's 404 or 405.
+import cors from "@fastify/cors";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { OpsConfig } from "../config.ts";
+import { type ApiResponse, errorResponse } from "./responses.ts";
+
+type Send = (reply: FastifyReply, response: ApiResponse) => FastifyReply;
+
+// Preflights are cached by browsers this long (Chromium caps it at 2 hours).
+const PREFLIGHT_MAX_AGE_SECONDS = 600;
+
+export async function addCors(
+  app: FastifyInstance,
+  send: Send,
+  origins: OpsConfig["corsOrigins"],
+): Promise<void> {
+  const allowed = (origin: string | undefined): boolean =>
+    origin !== undefined && (origins === "*" || origins.includes(origin));
+
+  app.addHook("onRequest", async (request, reply) => {
+    if (isPreflight(request) && !allowed(request.headers.origin)) {
+      const message =
+        origins.length === 0
+          ? "cross-origin requests are not enabled on this server (PLANTSTORE_CORS_ORIGINS)"
+          : `the origin ${request.headers.origin} may not call this server (PLANTSTORE_CORS_ORIGINS)`;
+      return send(reply, errorResponse(403, message));
+    }
+  });
+
+  await app.register(cors, {
+    delegator: (request, callback) => {
+      if (!allowed(request.headers.origin)) {
+        callback(null, { origin: false });
+        return;
+      }
+      callback(null, {
+        // "*" needs no reflection; otherwise the request's own (allowed) origin is echoed.
+        origin: origins === "*" ? "*" : true,
+        methods: ["GET", "POST"],
+        allowedHeaders: ["Authorization", "Content-Type", "X-Request-Id"],
+        exposedHeaders: ["Retry-After", "WWW-Authenticate", "X-Request-Id"],
+        maxAge: PREFLIGHT_MAX_AGE_SECONDS,
+        // Bearer tokens travel in a header the page sets; no cookies, so no credentials mode.
+        credentials: false,
+        // Only a real preflight is answered here; any other OPTIONS goes on to routing.
+        preflight: isPreflight(request),
+      });
+    },
+  });
+}
+
+const isPreflight = (request: FastifyRequest): boolean =>
+  request.method === "OPTIONS" &&
+  request.headers.origin !== undefined &&
+  request.headers["access-control-request-method"] !== undefined;

@@ -1,0 +1,20 @@
+// GET /healthz and GET /readyz. Readiness asks the store; shutting down and overload answer
+// 503 before these handlers run (src/http/draining.ts, src/http/overload.ts), and a store
+// that does not answer throws StoreUnavailableError, which app.ts answers 503 like any other.
+import type { OperationHandler } from "../openapi/backend.ts";
+import type { PlantStore } from "../store/store.ts";
+
+export function healthHandlers(store: PlantStore): {
+  getHealth: OperationHandler<"getHealth">;
+  getReadiness: OperationHandler<"getReadiness">;
+} {
+  return {
+    // Alive: answering at all is the proof. No store access, so a database outage never
+    // gets a healthy process restarted.
+    getHealth: async () => ({ status: 200, body: { status: "ok" } }),
+    getReadiness: async () => {
+      await store.ping();
+      return { status: 200, body: { status: "ok" } };
+    },
+  };
+}

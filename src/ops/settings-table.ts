@@ -1,0 +1,45 @@
+// `npm start -- --help` and `--print-config`: every setting with its default and the value in
+// effect, secrets masked, so a deployment can be checked without reading code or starting it.
+import { redactUrl, SETTINGS, type SettingInfo } from "../config.ts";
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export const USAGE = `Usage: npm start [-- --help | --print-config]
+
+  --help          this text and every setting: name, default, current value
+  --print-config  check the settings as start-up would (exit 1 if one is invalid), print them
+
+Settings come from environment variables only (README: Configuration, Operating).
+`;
+
+export function settingsTable(env: Env): string {
+  const rows = [
+    ["setting", "default", "current", "meaning"],
+    ...SETTINGS.map((s) => [s.name, shown(s.default), current(s, env[s.name]), s.meaning]),
+  ];
+  const widths = [0, 1, 2].map((column) =>
+    Math.max(...rows.map((row) => (row[column] ?? "").length)),
+  );
+  return rows
+    .map((row) =>
+      row
+        .map((cell, column) => (column < 3 ? cell.padEnd(widths[column] ?? 0) : cell))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n")
+    .concat("\n");
+}
+
+const shown = (value: string | undefined): string =>
+  value === undefined ? "(unset)" : value === "" ? "(empty)" : value;
+
+function current(setting: SettingInfo, raw: string | undefined): string {
+  if (raw === undefined) return `${shown(setting.default)} (default)`;
+  if (setting.secret === "url") return redactUrl(raw.trim());
+  if (setting.secret === "token") {
+    const count = raw.split(",").filter((t) => t.trim() !== "").length;
+    return count === 1 ? "*** (1 token)" : `*** (${count} tokens)`;
+  }
+  return shown(raw);
+}

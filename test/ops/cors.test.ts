@@ -1,0 +1,91 @@
+// CORS through app.inject: preflights from allowed and other origins, the headers on actual
+// requests, and OPTIONS that is not a preflight.
+import { describe, expect, it } from "vitest";
+import { AUTH, expectError, plantJson, postPlant, uniqueId, useTestApp } from "../helpers/app.ts";
+
+const ALLOWED = "https://app.example.com";
+const preflight = (origin: string) => ({
+  method: "OPTIONS" as const,
+  url: "/plants",
+  headers: {
+    origin,
+    "access-control-request-method": "POST",
+    "access-control-request-headers": "authorization,content-type",
+  },
+});
+
+describe("CORS for an allowed origin", () => {
+  const app = useTestApp(undefined, { ops: { corsOrigins: [ALLOWED, "http://localhost:3000"] } });
+
+  it("when a browser preflights POST /plants with Authorization and Content-Type, then 204 allows them", async () => {
+    const res = await app().app.inject(preflight(ALLOWED));
+    expect(res.statusCode).toBe(204);
+    expect(res.body).toBe("");
+    expect(res.headers["access-control-allow-origin"]).toBe(ALLOWED);
+    expect(String(res.headers["access-control-allow-methods"]).split(/, */)).toContain("POST");
+    const allowed = String(res.headers["access-control-allow-headers"]).toLowerCase().split(/, */);
+    expect(allowed).toEqual(expect.arrayContaining(["authorization", "content-type"]));
+    expect(Number(res.headers["access-control-max-age"])).toBeGreaterThan(0);
+    expect(res.headers.vary).toMatch(/Origin/);
+  });
+
+  it("when the allowed origin then creates a plant, then the answer carries its CORS headers", async () => {
+    const id = uniqueId();
+    const res = await postPlant(app().app, plantJson(id, "from a browser"), { origin: ALLOWED });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["access-control-allow-origin"]).toBe(ALLOWED);
+    expect(String(res.headers["access-control-expose-headers"])).toMatch(/Retry-After/);
+    expect(res.headers).not.toHaveProperty("access-control-allow-credentials");
+    expect(await app().db.store.get(id)).toEqual({ name: "from a browser" });
+  });
+
+  it("when another origin preflights, then 403 with the Error body and no CORS headers", async () => {
+    const res = await app().app.inject(preflight("https://evil.example"));
+    expectError(res, 403, /origin https:\/\/evil\.example may not call this server/);
+    expect(Object.keys(res.headers).filter((h) => h.startsWith("access-control-"))).toEqual([]);
+  });
+
+  it("when another origin sends a request anyway, then it is answered without CORS headers", async () => {
+    const res = await postPlant(app().app, plantJson(uniqueId(), "x"), {
+      origin: "https://evil.example",
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers).not.toHaveProperty("access-control-allow-origin");
+  });
+
+  it.each([
+    ["no Origin", {}],
+    ["an allowed Origin but no Access-Control-Request-Method", { origin: ALLOWED }],
+  ])(
+    "when OPTIONS /plants comes with %s, then it is not a preflight: 405 with Allow: POST",
+    async (_what, headers) => {
+      const res = await app().app.inject({
+        method: "OPTIONS",
+        url: "/plants",
+        headers: { ...AUTH, ...headers },
+      });
+      expectError(res, 405, /use POST/);
+      expect(res.headers.allow).toBe("POST");
+    },
+  );
+});
+
+describe("CORS by default", () => {
+  const app = useTestApp();
+
+  it("when any origin preflights, then 403 says cross-origin requests are not enabled", async () => {
+    const res = await app().app.inject(preflight(ALLOWED));
+    expectError(res, 403, /not enabled on this server \(PLANTSTORE_CORS_ORIGINS\)/);
+    expect(res.headers).not.toHaveProperty("access-control-allow-origin");
+  });
+});
+
+describe("CORS for any origin (*)", () => {
+  const app = useTestApp(undefined, { ops: { corsOrigins: "*" } });
+
+  it("when any origin preflights, then 204 with Access-Control-Allow-Origin: *", async () => {
+    const res = await app().app.inject(preflight("https://anywhere.example"));
+    expect(res.statusCode).toBe(204);
+    expect(res.headers["access-control-allow-origin"]).toBe("*");
+  });
+});

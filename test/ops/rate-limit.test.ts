@@ -1,0 +1,123 @@
+// Rate limits through app.inject: requests per bearer token, and rejected credentials per client
+// address. Each test builds its own app, so counts never carry over.
+import { describe, expect, it } from "vitest";
+import {
+  AUTH,
+  createTestApp,
+  expectError,
+  JSON_TYPE,
+  OTHER_TOKEN,
+  plantJson,
+  postPlant,
+  uniqueId,
+} from "../helpers/app.ts";
+
+const WRONG = { authorization: "Bearer wrong-token-0123456789" };
+
+function expectRetryAfter(value: string | string[] | number | undefined): void {
+  expect(Number(value)).toBeGreaterThanOrEqual(1);
+  expect(Number(value)).toBeLessThanOrEqual(60);
+}
+
+describe("requests per bearer token", () => {
+  it("when a token makes more requests than its limit in a minute, then 429 with Retry-After and nothing stored; other tokens and probes go on", async () => {
+    const t = await createTestApp(undefined, undefined, { ops: { tokenRateLimit: 3 } });
+    try {
+      for (let i = 0; i < 3; i++) {
+        expect((await postPlant(t.app, plantJson(uniqueId(), "within"))).statusCode).toBe(200);
+      }
+      const id = uniqueId();
+      const refused = await postPlant(t.app, plantJson(id, "over"));
+      expectError(refused, 429, /more than 3 requests this minute; retry in \d+ s$/);
+      expectRetryAfter(refused.headers["retry-after"]);
+      expect(await t.db.store.get(id)).toBeUndefined();
+
+      const other = uniqueId();
+      const res = await postPlant(t.app, plantJson(other, "other token"), {
+        authorization: `Bearer ${OTHER_TOKEN}`,
+      });
+      expect(res.statusCode).toBe(200);
+      expect(await t.db.store.get(other)).toEqual({ name: "other token" });
+      expect(
+        (await t.app.inject({ method: "GET", url: "/healthz", headers: AUTH })).statusCode,
+      ).toBe(200);
+      // Routing still comes first.
+      expectError(await t.app.inject({ method: "GET", url: "/plants", headers: AUTH }), 405);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("when the limit is 0, then no token is ever limited", async () => {
+    const t = await createTestApp(undefined, undefined, { ops: { tokenRateLimit: 0 } });
+    try {
+      for (let i = 0; i < 20; i++) {
+        expect((await postPlant(t.app, plantJson(uniqueId(), "unlimited"))).statusCode).toBe(200);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe("rejected credentials per client address", () => {
+  it("when an address sends more wrong tokens than the limit, then its next requests get 429 before any token is checked, and other addresses are unaffected", async () => {
+    const t = await createTestApp(undefined, undefined, { ops: { authFailureLimit: 2 } });
+    const from = (remoteAddress: string, headers: Record<string, string>, id = uniqueId()) =>
+      t.app.inject({
+        method: "POST",
+        url: "/plants",
+        remoteAddress,
+        headers: { ...JSON_TYPE, ...headers },
+        payload: plantJson(id, "guess"),
+      });
+    try {
+      expectError(await from("192.0.2.10", WRONG), 401);
+      expectError(await from("192.0.2.10", WRONG), 401);
+      const guess = await from("192.0.2.10", WRONG);
+      expectError(guess, 429, /too many rejected credentials from this address/);
+      expectRetryAfter(guess.headers["retry-after"]);
+      // Even the right token gets no answer about itself from a blocked address.
+      const id = uniqueId();
+      expectError(await from("192.0.2.10", AUTH, id), 429);
+      expect(await t.db.store.get(id)).toBeUndefined();
+
+      const elsewhere = uniqueId();
+      expect((await from("192.0.2.11", AUTH, elsewhere)).statusCode).toBe(200);
+      expect(await t.db.store.get(elsewhere)).toEqual({ name: "guess" });
+      expectError(await from("192.0.2.11", WRONG), 401);
+      // Probes need no credentials and are never limited.
+      const probe = await t.app.inject({
+        method: "GET",
+        url: "/healthz",
+        remoteAddress: "192.0.2.10",
+      });
+      expect(probe.statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("when requests carry no credentials at all, then they are 401 and never count as guesses", async () => {
+    const t = await createTestApp(undefined, undefined, { ops: { authFailureLimit: 1 } });
+    try {
+      for (let i = 0; i < 5; i++) {
+        expectError(await t.app.inject({ method: "POST", url: "/plants" }), 401);
+      }
+      expect((await postPlant(t.app, plantJson(uniqueId(), "still fine"))).statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("when the limit is 0, then wrong tokens are answered 401 however many", async () => {
+    const t = await createTestApp(undefined, undefined, { ops: { authFailureLimit: 0 } });
+    try {
+      for (let i = 0; i < 10; i++) {
+        expectError(await t.app.inject({ method: "POST", url: "/plants", headers: WRONG }), 401);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});
