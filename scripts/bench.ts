@@ -1,0 +1,195 @@
+// npm run bench: POST /plants with unique ids against the real service (SQLite, and
+// PostgreSQL when TEST_DATABASE_URL is set) and, in the same run, against the ceiling (a
+// bare Fastify route with the same schema and bearer check, no store). See BENCHMARKS.md.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { availableParallelism, cpus, release, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import postgres from "postgres";
+import { migrateDatabase } from "../src/store/open.ts";
+import { connectPostgres } from "../src/store/postgres.ts";
+import { drive, type LoadResult } from "./bench/load.ts";
+import { preloadPostgres, preloadSqlite } from "./bench/preload.ts";
+import { type ServerSpec, startServer } from "./bench/server.ts";
+
+const USAGE = `usage: npm run bench -- [options]
+  --duration S      seconds of the counted run (10)
+  --warmup S        seconds of load before it, not counted (3)
+  --connections N   concurrent connections (50)
+  --preload N       plants stored before the run (0)
+  --workers LIST    PLANTSTORE_WORKERS values to run, e.g. 1,2 (1)
+  --engines LIST    sqlite,postgres (sqlite, plus postgres when TEST_DATABASE_URL is set)
+PostgreSQL runs use a fresh database on TEST_DATABASE_URL's server, dropped afterwards.`;
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: "string", default: "10" },
+    warmup: { type: "string", default: "3" },
+    connections: { type: "string", default: "50" },
+    preload: { type: "string", default: "0" },
+    workers: { type: "string", default: "1" },
+    engines: { type: "string" },
+    help: { type: "boolean", default: false },
+  },
+});
+if (values.help) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+const count = (name: string, text: string): number => {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`--${name} must be a whole number`);
+  return value;
+};
+const durationSeconds = count("duration", values.duration);
+const warmupSeconds = count("warmup", values.warmup);
+const connections = count("connections", values.connections);
+const preload = count("preload", values.preload);
+const workerCounts = values.workers.split(",").map((w) => count("workers", w));
+const adminUrl = process.env["TEST_DATABASE_URL"];
+const engines = (values.engines ?? (adminUrl === undefined ? "sqlite" : "sqlite,postgres")).split(
+  ",",
+);
+if (engines.includes("postgres") && adminUrl === undefined) {
+  throw new Error(
+    "--engines postgres needs TEST_DATABASE_URL (a PostgreSQL server to create a database on)",
+  );
+}
+
+const TOKEN = "bench-token-0123456789abcdef";
+const NODE_TSX = [process.execPath, "--import", "tsx"];
+const cores = availableParallelism();
+// One core for the server, the other for the load generator, when there are two to spare.
+const serverCores = (workers: number) => (cores >= 2 && workers === 1 ? "0" : undefined);
+const work = mkdtempSync(join(tmpdir(), "plantstore-bench-"));
+
+interface Row extends LoadResult {
+  target: string;
+  rssMb: number;
+}
+const rows: Row[] = [];
+let nextId = preload;
+
+function pinSelf(pinned: boolean): void {
+  if (cores < 2) return;
+  const list = pinned ? String(cores - 1) : `0-${cores - 1}`;
+  try {
+    execFileSync("taskset", ["-apc", list, String(process.pid)], { stdio: "ignore" });
+  } catch {
+    // no taskset: the scheduler decides
+  }
+}
+
+async function measure(target: string, spec: ServerSpec, workers: number): Promise<void> {
+  pinSelf(serverCores(workers) !== undefined);
+  const server = await startServer(spec);
+  try {
+    process.stderr.write(
+      `bench: ${target}: ${warmupSeconds} s warm-up, ${durationSeconds} s counted\n`,
+    );
+    const load = { url: server.url, token: TOKEN, connections };
+    if (warmupSeconds > 0) {
+      nextId += (await drive({ ...load, durationSeconds: warmupSeconds, firstId: nextId })).sent;
+    }
+    const result = await drive({ ...load, durationSeconds, firstId: nextId });
+    nextId += result.sent;
+    rows.push({ target, ...result, rssMb: server.peakRss().totalMb });
+  } finally {
+    await server.stop();
+  }
+}
+
+const serviceEnv = (databaseUrl: string, workers: number): Record<string, string> => ({
+  DATABASE_URL: databaseUrl,
+  LOG_LEVEL: "info",
+  PLANTSTORE_TOKENS: TOKEN,
+  // The limiter stays on (its cost is part of every request) but out of the way.
+  PLANTSTORE_TOKEN_RATE_LIMIT: "1000000000",
+  PLANTSTORE_WORKERS: String(workers),
+});
+
+async function withPostgresDatabase(run: (url: string) => Promise<void>): Promise<void> {
+  const admin = postgres(adminUrl ?? "", { max: 1, onnotice: () => undefined });
+  const name = `plantstore_bench_${process.pid}`;
+  await admin.unsafe(`DROP DATABASE IF EXISTS ${name}`);
+  await admin.unsafe(`CREATE DATABASE ${name} ENCODING 'UTF8' TEMPLATE template0`);
+  const url = new URL(adminUrl ?? "");
+  url.pathname = `/${name}`;
+  try {
+    await run(url.href);
+  } finally {
+    await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+async function preparePostgres(url: string): Promise<void> {
+  const database = {
+    engine: "postgres",
+    url,
+    poolMax: 2,
+    connectTimeoutMs: 5000,
+    idleTimeoutMs: 1000,
+    queryTimeoutMs: 600_000,
+  } as const;
+  await migrateDatabase(database);
+  const sql = connectPostgres(database);
+  try {
+    await preloadPostgres(sql, preload);
+  } finally {
+    await sql.end();
+  }
+}
+
+try {
+  await measure(
+    "ceiling (bare Fastify, no store)",
+    {
+      command: [...NODE_TSX, "scripts/bench/ceiling-server.ts"],
+      env: { BENCH_TOKEN: TOKEN },
+      cores: serverCores(1),
+      logFile: join(work, "ceiling.log"),
+    },
+    1,
+  );
+  for (const engine of engines) {
+    for (const workers of workerCounts) {
+      const target = `${engine}, ${workers} worker${workers === 1 ? "" : "s"}${preload > 0 ? `, ${preload} stored` : ""}`;
+      const spec = (url: string): ServerSpec => ({
+        command: [...NODE_TSX, "src/main.ts"],
+        env: serviceEnv(url, workers),
+        cores: serverCores(workers),
+        logFile: join(work, `${engine}-${workers}.log`),
+      });
+      if (engine === "sqlite") {
+        const path = join(work, `plants-${workers}.db`);
+        if (preload > 0) preloadSqlite(path, preload);
+        await measure(target, spec(`sqlite:${path}`), workers);
+      } else if (engine === "postgres") {
+        await withPostgresDatabase(async (url) => {
+          await preparePostgres(url);
+          await measure(target, spec(url), workers);
+        });
+      } else {
+        throw new Error(`unknown engine ${engine}; use sqlite or postgres`);
+      }
+    }
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+const ceiling = rows[0]?.requestsPerSecond ?? 0;
+const cpu = cpus()[0]?.model ?? "unknown CPU";
+process.stdout.write(
+  `\n${cores} × ${cpu}, Linux ${release()}, Node ${process.version}; ${connections} connections, ${durationSeconds} s counted after ${warmupSeconds} s warm-up; server on core 0 and load on core ${cores - 1} for 1-worker runs\n\n`,
+);
+process.stdout.write("| target | req/s | × ceiling | p50 ms | p99 ms | errors | peak RSS MB |\n");
+process.stdout.write("|---|---:|---:|---:|---:|---:|---:|\n");
+for (const row of rows) {
+  const ratio = ceiling > 0 ? (row.requestsPerSecond / ceiling).toFixed(2) : "-";
+  process.stdout.write(
+    `| ${row.target} | ${Math.round(row.requestsPerSecond)} | ${ratio} | ${row.p50Ms} | ${row.p99Ms} | ${row.errors} | ${Math.round(row.rssMb)} |\n`,
+  );
+}

@@ -1,0 +1,48 @@
+// The benchmark's ceiling: a bare Fastify route with the same NewPlant schema (from the
+// YAML) and a bearer check, and no store. Whatever plantstore does on top of this is what
+// a durable create costs. Run by scripts/bench.ts as its own process.
+import Fastify from "fastify";
+import { loadDocument } from "../../src/openapi/document.ts";
+
+const port = Number(process.env["PORT"] ?? "0");
+const token = process.env["BENCH_TOKEN"] ?? "";
+
+/** The YAML's NewPlant with its local $refs inlined, as plain JSON Schema. */
+function newPlantSchema(): unknown {
+  const document = loadDocument() as { components: { schemas: Record<string, unknown> } };
+  const inline = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(inline);
+    if (typeof value !== "object" || value === null) return value;
+    const ref = (value as { $ref?: string }).$ref;
+    if (ref !== undefined) return inline(document.components.schemas[ref.split("/").pop() ?? ""]);
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([key]) => key !== "example")
+        .map(([k, v]) => [k, inline(v)]),
+    );
+  };
+  return inline(document.components.schemas["NewPlant"]);
+}
+
+const app = Fastify({
+  ajv: { customOptions: { formats: { int64: true }, coerceTypes: false } },
+});
+const expected = `Bearer ${token}`;
+app.post(
+  "/plants",
+  {
+    schema: { body: newPlantSchema() as object },
+    onRequest: async (request, reply) => {
+      if (request.headers.authorization !== expected) {
+        await reply.code(401).send({ error: 401, message: "unauthorized" });
+      }
+    },
+  },
+  async (request) => {
+    const { name, tag } = request.body as { name: string; tag?: string };
+    return tag === undefined ? { name } : { name, tag };
+  },
+);
+app.get("/healthz", async () => ({ status: "ok" }));
+await app.listen({ port, host: "127.0.0.1" });
+process.on("SIGTERM", () => void app.close().then(() => process.exit(0)));
