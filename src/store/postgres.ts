@@ -2,6 +2,8 @@
 // a bounded pool shared by every request, ids as BIGINT <-> BigInt both ways.
 import postgres, { type PendingQuery, type Row, type Sql } from "postgres";
 import { type PostgresDatabase, redactUrl } from "../config.ts";
+import { outcomesInOrder, type RowOutcome, resultOf, toPlant } from "./batch-outcome.ts";
+import { createBatcher } from "./batcher.ts";
 import { asStoreError, isRetryableTransaction } from "./postgres-errors.ts";
 import { migratePostgres } from "./postgres-migrations.ts";
 import { createPostgresTokenStore } from "./postgres-tokens.ts";
@@ -10,10 +12,8 @@ import {
   type CreateResult,
   type MigrationResult,
   type NewPlant,
-  type Plant,
   type Store,
   StoreUnavailableError,
-  samePlant,
 } from "./store.ts";
 
 interface PlantRow {
@@ -22,6 +22,9 @@ interface PlantRow {
 }
 
 const TRANSACTION_ATTEMPTS = 3;
+// Rows in one INSERT: enough to share a flush among every waiting request, small enough
+// that the statement stays quick.
+const MAX_BATCH = 512;
 // The client's own deadline is a backstop for when the server cannot answer at all (a dead
 // network, every connection busy); it leaves statement_timeout room to answer first.
 const CLIENT_GRACE_MS = 1000;
@@ -86,40 +89,64 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
   const run = <T extends readonly Row[]>(query: PendingQuery<T>, deadline: number): Promise<T> =>
     withDeadline(query, deadline, db.queryTimeoutMs + CLIENT_GRACE_MS);
 
-  const attempt = async (plant: NewPlant, wanted: Plant, deadline: number) => {
+  // Group commit: concurrent creates share one INSERT (one transaction, one WAL flush). One
+  // connection is left for probes and token reads.
+  const batcher = createBatcher<NewPlant, RowOutcome>({
+    write: (plants) => writeWithRetries(plants),
+    maxInFlight: Math.max(1, db.poolMax - 1),
+    maxBatch: MAX_BATCH,
+  });
+
+  const writeWithRetries = async (plants: readonly NewPlant[]): Promise<RowOutcome[]> => {
+    const deadline = Date.now() + db.queryTimeoutMs + CLIENT_GRACE_MS;
+    for (let tries = 1; ; tries++) {
+      try {
+        return await writeBatch(plants, deadline);
+      } catch (error) {
+        // Distributed engines abort contended transactions; each statement is idempotent.
+        if (isRetryableTransaction(error) && tries < TRANSACTION_ATTEMPTS) continue;
+        throw asStoreError(error);
+      }
+    }
+  };
+
+  const writeBatch = async (plants: readonly NewPlant[], deadline: number) => {
+    // Ids travel as text and are cast on the server, so none passes through a double. For
+    // an id sent twice in the batch, the first in arrival order is the one inserted.
+    const ids = plants.map((plant) => String(plant.id));
     const inserted = await run(
       sql<{ id: bigint }[]>`
-        INSERT INTO plants (id, name, tag) VALUES (${plant.id}, ${plant.name}, ${plant.tag ?? null})
+        INSERT INTO plants (id, name, tag)
+        SELECT DISTINCT ON (id) id, name, tag
+        FROM unnest(${ids}::int8[], ${plants.map((p) => p.name)}::text[],
+                    ${plants.map((p) => p.tag ?? null)}::text[]) WITH ORDINALITY AS t(id, name, tag, n)
+        ORDER BY id, n
         ON CONFLICT (id) DO NOTHING RETURNING id`,
       deadline,
     );
-    if (inserted.length === 1) return { kind: "created", plant: wanted } as const;
-    // A separate statement, so it sees a row a concurrent create committed after ours began.
-    const [row] = await run(
-      sql<PlantRow[]>`SELECT name, tag FROM plants WHERE id = ${plant.id}`,
-      deadline,
+    const insertedIds = new Set(inserted.map((row) => String(row.id)));
+    const missing = ids.filter((id) => !insertedIds.has(id));
+    // A separate statement, so it sees rows other transactions committed after ours began.
+    const stored =
+      missing.length === 0
+        ? []
+        : await run(
+            sql<(PlantRow & { id: bigint })[]>`
+              SELECT id, name, tag FROM plants WHERE id = ANY(${missing}::int8[])`,
+            deadline,
+          );
+    return outcomesInOrder(
+      plants,
+      insertedIds,
+      new Map(stored.map((row) => [String(row.id), row])),
     );
-    if (row === undefined) throw new Error(`plant ${plant.id} vanished after a conflict`);
-    const existing = toPlant(row);
-    return samePlant(existing, wanted)
-      ? ({ kind: "replayed", plant: existing } as const)
-      : ({ kind: "conflict", existing } as const);
   };
 
   return {
     async create(plant: NewPlant): Promise<CreateResult> {
       const wanted = toPlant({ name: plant.name, tag: plant.tag ?? null });
       assertStorableText(wanted);
-      const deadline = Date.now() + db.queryTimeoutMs + CLIENT_GRACE_MS;
-      for (let tries = 1; ; tries++) {
-        try {
-          return await attempt(plant, wanted, deadline);
-        } catch (error) {
-          // Distributed engines abort contended transactions; each statement is idempotent.
-          if (isRetryableTransaction(error) && tries < TRANSACTION_ATTEMPTS) continue;
-          throw asStoreError(error);
-        }
-      }
+      return resultOf(wanted, await batcher.submit(plant));
     },
     async get(id) {
       try {
@@ -140,6 +167,7 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
       return `postgres ${redactUrl(db.url)} (server ${settings.version}, schema version ${schema.to}, pool max ${db.poolMax}, synchronous_commit=${settings.sync})`;
     },
     async close() {
+      await batcher.drain();
       await sql.end({ timeout: 5 });
     },
     tokens: createPostgresTokenStore(sql),
@@ -169,6 +197,3 @@ async function withDeadline<T>(
     clearTimeout(timer);
   }
 }
-
-const toPlant = (row: PlantRow): Plant =>
-  row.tag === null ? { name: row.name } : { name: row.name, tag: row.tag };

@@ -1,10 +1,16 @@
-// PlantStore and TokenStore on an SQLite file (better-sqlite3). One connection per process; several
-// processes may share the file (WAL, busy timeout), since a stored plant never changes.
+// PlantStore and TokenStore on an SQLite file (better-sqlite3). Creates go to a thread that
+// owns the write connection and commits them in batches (group commit, sqlite-writer.ts);
+// reads and tokens use this thread's connection. Several processes may share the file (WAL,
+// busy timeout), since a stored plant never changes.
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
+import { type RowOutcome, resultOf, toPlant } from "./batch-outcome.ts";
+import { createBatcher } from "./batcher.ts";
 import { migrateSqlite } from "./sqlite-migrations.ts";
 import { createSqliteTokenStore } from "./sqlite-tokens.ts";
+import { createSqliteWriter } from "./sqlite-writer.ts";
+import type { PlantRow } from "./sqlite-writer-protocol.ts";
 import {
   assertStorableText,
   type CreateResult,
@@ -13,7 +19,6 @@ import {
   type Plant,
   type Store,
   StoreUnavailableError,
-  samePlant,
 } from "./store.ts";
 
 interface Row {
@@ -33,7 +38,7 @@ export function openSqliteDatabase(path: string): {
     // so an acknowledged plant survives a crash or power loss.
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = FULL");
-    db.pragma("busy_timeout = 5000");
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     return { db, schema: migrateSqlite(db) };
   } catch (error) {
     db.close();
@@ -41,12 +46,20 @@ export function openSqliteDatabase(path: string): {
   }
 }
 
+const BUSY_TIMEOUT_MS = 5000;
+// One transaction's worth: enough to share an fsync among every waiting request, small
+// enough that a batch commits in a few milliseconds.
+const MAX_BATCH = 512;
+
 export function openSqliteStore(path: string): Store {
   const { db, schema } = openSqliteDatabase(path);
+  const writer = createSqliteWriter({ path, busyTimeoutMs: BUSY_TIMEOUT_MS });
+  const batcher = createBatcher<PlantRow, RowOutcome>({
+    write: (rows) => writer.write(rows),
+    maxInFlight: 1,
+    maxBatch: MAX_BATCH,
+  });
 
-  const insert = db.prepare<[bigint, string, string | null]>(
-    "INSERT INTO plants (id, name, tag) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING",
-  );
   const select = db.prepare<[bigint], Row>("SELECT name, tag FROM plants WHERE id = ?");
   const probe = db.prepare("SELECT count(*) FROM sqlite_schema");
 
@@ -59,16 +72,10 @@ export function openSqliteStore(path: string): Store {
     async create(plant: NewPlant): Promise<CreateResult> {
       const wanted: Plant = toPlant({ name: plant.name, tag: plant.tag ?? null });
       assertStorableText(wanted);
-      if (
-        busyAsUnavailable(() => insert.run(plant.id, plant.name, plant.tag ?? null)).changes === 1
-      ) {
-        return { kind: "created", plant: wanted };
-      }
-      const existing = read(plant.id);
-      if (existing === undefined) throw new Error(`plant ${plant.id} vanished after a conflict`);
-      return samePlant(existing, wanted)
-        ? { kind: "replayed", plant: existing }
-        : { kind: "conflict", existing };
+      return resultOf(
+        wanted,
+        await batcher.submit({ id: plant.id, name: plant.name, tag: plant.tag ?? null }),
+      );
     },
     async get(id) {
       return read(id);
@@ -88,6 +95,8 @@ export function openSqliteStore(path: string): Store {
       return `sqlite ${path} (schema version ${schema.to}, journal_mode=${journal}, synchronous=${synchronous ?? "unknown"})`;
     },
     async close() {
+      await batcher.drain();
+      await writer.close();
       db.close();
     },
     tokens: createSqliteTokenStore(db, busyAsUnavailable),
@@ -110,6 +119,3 @@ export function busyAsUnavailable<T>(write: () => T): T {
 }
 
 const SYNCHRONOUS = ["off", "normal", "full", "extra"];
-
-const toPlant = (row: Row): Plant =>
-  row.tag === null ? { name: row.name } : { name: row.name, tag: row.tag };

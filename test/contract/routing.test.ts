@@ -1,3 +1,4 @@
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { BODY_LIMIT_BYTES } from "../../src/app.ts";
 import {
@@ -163,14 +164,15 @@ describe.each(storeEngines)("routing, content types and limits ($name)", (engine
     expect((await app().db.store.get(id))?.name).toHaveLength(name.length);
   });
 
-  // A closed SQLite handle is a fault of ours; a closed PostgreSQL pool reads as the database
-  // being away (503), which test/store/postgres.test.ts covers.
+  // A missing table is a fault of ours (not the database being away, which is a 503 below).
   it.runIf(engine.name === "sqlite")(
     "when the store fails, then 500 says nothing internal and the log has the cause under that request id",
     async () => {
       const logLines: Record<string, unknown>[] = [];
       const broken = await createTestApp(engine, logLines);
-      await broken.db.store.close();
+      const saboteur = new Database(broken.db.url.replace(/^sqlite:/, ""));
+      saboteur.exec("DROP TABLE plants");
+      saboteur.close();
       const res = await postPlant(broken.app, plantJson(uniqueId(), "x"));
       const body = expectError(res, 500, /^internal error; quote request id [0-9a-f-]{36}$/);
       expect(body.message).not.toMatch(/database|sqlite|connection/i);
@@ -183,22 +185,19 @@ describe.each(storeEngines)("routing, content types and limits ($name)", (engine
   );
 });
 
-describe.each(storeEngines.filter((e) => e.name === "postgres"))(
-  "when the database is away (%s)",
-  (engine) => {
-    it("when the pool cannot reach the database, then 503 with Retry-After says nothing internal and the cause is logged", async () => {
-      const logLines: Record<string, unknown>[] = [];
-      const away = await createTestApp(engine, logLines);
-      await away.db.store.close();
-      const res = await postPlant(away.app, plantJson(uniqueId(), "x"));
-      expectError(res, 503, /^the store is unavailable; retry shortly$/);
-      expect(res.headers["retry-after"]).toBe("2");
-      const warning = logLines.find((line) => line["msg"] === "store unavailable");
-      expect(warning?.["reason"]).toMatch(/CONNECTION_ENDED/);
-      await away.close();
-    });
-  },
-);
+describe.each(storeEngines)("when the database is away (%s)", (engine) => {
+  it("when the store is closed (a pool that cannot reach the database, a stopped SQLite writer), then 503 with Retry-After says nothing internal and the cause is logged", async () => {
+    const logLines: Record<string, unknown>[] = [];
+    const away = await createTestApp(engine, logLines);
+    await away.db.store.close();
+    const res = await postPlant(away.app, plantJson(uniqueId(), "x"));
+    expectError(res, 503, /^the store is unavailable; retry shortly$/);
+    expect(res.headers["retry-after"]).toBe("2");
+    const warning = logLines.find((line) => line["msg"] === "store unavailable");
+    expect(warning?.["reason"]).toMatch(engine.name === "sqlite" ? /closed/ : /CONNECTION_ENDED/);
+    await away.close();
+  });
+});
 
 describe("while the app is closing", () => {
   it("when a request arrives after close() began, then 503 with Retry-After and Connection: close, nothing stored", async () => {

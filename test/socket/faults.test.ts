@@ -1,5 +1,6 @@
-// Faults over a real socket: an app listening on a port, its store closed under it.
+// Faults over a real socket: an app listening on a port, its store broken under it.
 import { connect } from "node:net";
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { createTestApp, plantJson, uniqueId } from "../helpers/app.ts";
 import { waitUntil } from "../helpers/load.ts";
@@ -10,7 +11,10 @@ describe("faults over a real socket", () => {
     const logLines: Record<string, unknown>[] = [];
     const t = await createTestApp(undefined, logLines);
     const url = await t.app.listen({ host: "127.0.0.1", port: 0 });
-    await t.db.store.close();
+    // A missing table is a fault of ours; a closed store would be a 503 (store unavailable).
+    const saboteur = new Database(t.db.url.replace(/^sqlite:/, ""));
+    saboteur.exec("DROP TABLE plants");
+    saboteur.close();
     const error = expectErrorAnswer(await post(url, plantJson(uniqueId(), "x")), 500);
     expect(error.message).toMatch(/^internal error; quote request id /);
     expect(logLines.some((line) => line["msg"] === "request failed")).toBe(true);

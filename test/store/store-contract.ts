@@ -99,6 +99,40 @@ export function describeStoreContract(engine: StoreEngine): void {
       }
     });
 
+    // Creates started in one turn of the event loop are committed together (group commit);
+    // inside that batch they must still meet one another in the order they were made.
+    it("when creates of one id are made together, then the first wins and the rest meet it in order", async () => {
+      const [a, b] = [uniqueId(), uniqueId()];
+      const results = await Promise.all([
+        db.store.create({ id: a, name: "first", tag: "t" }),
+        db.store.create({ id: b, name: "other" }),
+        db.store.create({ id: a, name: "first", tag: "t" }),
+        db.store.create({ id: a, name: "first" }),
+        db.store.create({ id: a, name: "second", tag: "t" }),
+        db.store.create({ id: b, name: "other" }),
+      ]);
+      expect(results.map((r) => r.kind)).toEqual([
+        "created",
+        "created",
+        "replayed",
+        "conflict",
+        "conflict",
+        "replayed",
+      ]);
+      expect(results[3]).toEqual({ kind: "conflict", existing: { name: "first", tag: "t" } });
+      expect(await db.store.get(a)).toEqual({ name: "first", tag: "t" });
+    });
+
+    it("when hundreds of creates are made at once, then each is answered for its own plant", async () => {
+      const plants = Array.from({ length: 1500 }, (_, i) => ({ id: uniqueId(), name: `p${i}` }));
+      const results = await Promise.all(plants.map((plant) => db.store.create(plant)));
+      expect(results).toEqual(plants.map(({ name }) => ({ kind: "created", plant: { name } })));
+      const other = await db.reopen();
+      for (const { id, name } of plants.filter((_, i) => i % 500 === 499)) {
+        expect(await other.get(id)).toEqual({ name });
+      }
+    });
+
     it("when the store is open, then ping resolves", async () => {
       await expect(db.store.ping()).resolves.toBeUndefined();
     });

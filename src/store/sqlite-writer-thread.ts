@@ -1,0 +1,65 @@
+// The thread that owns the SQLite write connection. Each batch is one transaction and one
+// fsync (synchronous=FULL); the commit blocks this thread, never the event loop that serves
+// requests. Rows are applied in order, so two creates of one id in a batch meet exactly as
+// they would one after the other.
+import { parentPort, workerData } from "node:worker_threads";
+import Database from "better-sqlite3";
+import type {
+  FromWriter,
+  PlantRow,
+  RowOutcome,
+  ToWriter,
+  WriterData,
+} from "./sqlite-writer-protocol.ts";
+
+const port = parentPort;
+if (port === null) throw new Error("sqlite-writer-thread.ts runs only as a worker thread");
+const { path, busyTimeoutMs } = workerData as WriterData;
+const send = (message: FromWriter) => port.postMessage(message);
+
+const codeOf = (error: unknown): string | undefined => {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === "string" ? code : undefined;
+};
+
+let db: Database.Database;
+let insert: Database.Statement<[bigint, string, string | null]>;
+let select: Database.Statement<[bigint], { name: string; tag: string | null }>;
+try {
+  db = new Database(path, { fileMustExist: true });
+  // The main thread created and migrated the file in WAL mode; these are per connection.
+  db.pragma("synchronous = FULL");
+  db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+  insert = db.prepare(
+    "INSERT INTO plants (id, name, tag) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING",
+  );
+  select = db.prepare("SELECT name, tag FROM plants WHERE id = ?");
+} catch (error) {
+  send({ kind: "open-failed", code: codeOf(error), message: String(error) });
+  process.exit(1);
+}
+
+// BEGIN IMMEDIATE: the write lock is taken at the start, so a busy file fails the whole
+// batch before anything is applied rather than half-way through.
+const applyBatch = db.transaction((rows: readonly PlantRow[]): RowOutcome[] =>
+  rows.map((row) => {
+    if (insert.run(row.id, row.name, row.tag).changes === 1) return { inserted: true };
+    const existing = select.get(row.id);
+    if (existing === undefined) throw new Error(`plant ${row.id} vanished after a conflict`);
+    return { inserted: false, name: existing.name, tag: existing.tag };
+  }),
+);
+
+port.on("message", (message: ToWriter) => {
+  if (message.kind === "close") {
+    db.close();
+    port.close();
+    return;
+  }
+  try {
+    send({ kind: "done", seq: message.seq, outcomes: applyBatch.immediate(message.rows) });
+  } catch (error) {
+    send({ kind: "failed", seq: message.seq, code: codeOf(error), message: String(error) });
+  }
+});
+send({ kind: "ready" });

@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import { createBatcher } from "../../src/store/batcher.ts";
+
+/** A batcher whose writes wait until released, recording each batch it was given. */
+function recording(options: { maxInFlight: number; maxBatch: number }) {
+  const batches: number[][] = [];
+  const release: (() => void)[] = [];
+  const batcher = createBatcher<number, string>({
+    ...options,
+    write: async (items) => {
+      batches.push([...items]);
+      await new Promise<void>((resolve) => release.push(resolve));
+      return items.map((item) => `done ${item}`);
+    },
+  });
+  return { batcher, batches, release };
+}
+
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe("group commit batcher", () => {
+  it("when items arrive in one turn, then they go out as one batch and each gets its own result", async () => {
+    const { batcher, batches, release } = recording({ maxInFlight: 1, maxBatch: 100 });
+    const results = Promise.all([1, 2, 3].map((item) => batcher.submit(item)));
+    await turn();
+    expect(batches).toEqual([[1, 2, 3]]);
+    release.shift()?.();
+    expect(await results).toEqual(["done 1", "done 2", "done 3"]);
+  });
+
+  it("when items arrive while a batch is in flight, then they wait and go out together next", async () => {
+    const { batcher, batches, release } = recording({ maxInFlight: 1, maxBatch: 100 });
+    const first = batcher.submit(1);
+    await turn();
+    const later = [batcher.submit(2), batcher.submit(3)];
+    await turn();
+    await turn();
+    expect(batches).toEqual([[1]]);
+    release.shift()?.();
+    await first;
+    await turn();
+    expect(batches).toEqual([[1], [2, 3]]);
+    release.shift()?.();
+    expect(await Promise.all(later)).toEqual(["done 2", "done 3"]);
+  });
+
+  it("when more items wait than a batch holds, then batches are split and several fly at once up to the limit", async () => {
+    const { batcher, batches, release } = recording({ maxInFlight: 2, maxBatch: 2 });
+    const all = Promise.all([1, 2, 3, 4, 5].map((item) => batcher.submit(item)));
+    await turn();
+    expect(batches).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
+    release.shift()?.();
+    await turn();
+    await turn();
+    expect(batches).toEqual([[1, 2], [3, 4], [5]]);
+    for (const done of release.splice(0)) done();
+    expect(await all).toEqual(["done 1", "done 2", "done 3", "done 4", "done 5"]);
+  });
+
+  it("when a batch fails, then every item in it fails with that error and later items still go out", async () => {
+    let calls = 0;
+    const batcher = createBatcher<number, number>({
+      maxInFlight: 1,
+      maxBatch: 10,
+      write: async (items) => {
+        calls++;
+        if (calls === 1) throw new Error("disk on fire");
+        return items;
+      },
+    });
+    const failed = [batcher.submit(1), batcher.submit(2)];
+    for (const result of failed) await expect(result).rejects.toThrow("disk on fire");
+    expect(await batcher.submit(3)).toBe(3);
+  });
+
+  it("when the writer answers with the wrong number of results, then the batch fails instead of misattributing", async () => {
+    const batcher = createBatcher<number, number>({
+      maxInFlight: 1,
+      maxBatch: 10,
+      write: async (items) => items.slice(1),
+    });
+    await expect(Promise.all([batcher.submit(1), batcher.submit(2)])).rejects.toThrow(
+      /2 writes gave 1/,
+    );
+  });
+
+  it("when draining, then it resolves only once everything submitted has settled", async () => {
+    const { batcher, release } = recording({ maxInFlight: 1, maxBatch: 10 });
+    const item = batcher.submit(1);
+    let drained = false;
+    const drain = batcher.drain().then(() => {
+      drained = true;
+    });
+    await turn();
+    expect(drained).toBe(false);
+    release.shift()?.();
+    await item;
+    await drain;
+    expect(drained).toBe(true);
+  });
+});
