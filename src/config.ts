@@ -59,6 +59,8 @@ export interface Config {
   jwt: JwtConfig | undefined;
   /** Running in production: probes, metrics, limits, timeouts, CORS, shutdown. */
   ops: OpsConfig;
+  /** Server processes sharing the port; 1 serves in the starting process itself. */
+  workers: number;
 }
 
 export interface OpsConfig {
@@ -121,6 +123,7 @@ export const DEFAULTS = {
   PLANTSTORE_MAX_CONNECTIONS: "1000",
   PLANTSTORE_MAX_EVENT_LOOP_DELAY_MS: "1000",
   PLANTSTORE_SHUTDOWN_TIMEOUT_MS: "10000",
+  PLANTSTORE_WORKERS: "1",
 } as const;
 
 /** One environment variable: what `--help`, `--print-config` and the README list. */
@@ -252,6 +255,11 @@ export const SETTINGS: readonly SettingInfo[] = [
     default: DEFAULTS.PLANTSTORE_SHUTDOWN_TIMEOUT_MS,
     meaning: "graceful shutdown deadline; past it the process exits 1",
   },
+  {
+    name: "PLANTSTORE_WORKERS",
+    default: DEFAULTS.PLANTSTORE_WORKERS,
+    meaning: "server processes sharing the port (node:cluster); 1 serves in this process",
+  },
 ];
 
 export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
@@ -264,8 +272,12 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     tokens: parseTokens(env["PLANTSTORE_TOKENS"]),
     jwt: parseJwt(env, cwd),
     ops: parseOps(env),
+    workers: setting(env, "PLANTSTORE_WORKERS", 1, MAX_WORKERS),
   };
 }
+
+// Each worker holds its own connections and memory; past this, one machine is the wrong size.
+const MAX_WORKERS = 64;
 
 type NumericSetting = Exclude<
   keyof typeof DEFAULTS,

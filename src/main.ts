@@ -1,7 +1,10 @@
-// Process entry: read configuration, open the store, listen, and shut down gracefully.
+// Process entry: read configuration, open the store, listen, and shut down gracefully; with
+// PLANTSTORE_WORKERS > 1, prepare the database once and supervise that many such processes.
+import cluster from "node:cluster";
 import { buildApp } from "./app.ts";
 import { createAuthenticator } from "./auth/authenticator.ts";
 import { hasUsableToken, issueInitialToken } from "./auth/issue-token.ts";
+import { superviseWorkers } from "./cluster.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { settingsTable, USAGE } from "./ops/settings-table.ts";
 import { databaseLocation, openStore } from "./store/open.ts";
@@ -77,51 +80,65 @@ if (flags.includes("--print-config")) {
   process.stdout.write(settingsTable(process.env));
   process.exit(0);
 }
-const store = await open(config);
-await firstStart(config, store);
-const app = await buildApp({
-  store,
-  authenticator: (log) =>
-    createAuthenticator({
-      staticTokens: config.tokens ?? [],
-      tokens: store.tokens,
-      jwt: config.jwt,
-      log,
-    }),
-  logLevel: config.logLevel,
-  ops: config.ops,
-}).catch(async (error: unknown) => {
+if (cluster.isPrimary && config.workers > 1) {
+  // Migrations and the first-start token happen once, here, before any worker opens the store.
+  const store = await open(config);
+  await firstStart(config, store);
   await store.close();
-  fail(`cannot set up authentication: ${(error as Error).message}`);
-});
-app.log.info({ store: store.describe() }, "store opened");
-
-let stopping = false;
-async function shutdown(signal: string): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  app.log.info({ signal }, "shutting down: finishing in-flight requests");
-  const deadline = setTimeout(() => {
-    app.log.error("shutdown deadline passed; exiting with requests unfinished");
-    process.exit(1);
-  }, config.ops.shutdownTimeoutMs);
-  deadline.unref();
-  try {
-    await app.close();
-    await store.close();
-    app.log.info("stopped");
-    process.exit(0);
-  } catch (error) {
-    app.log.error({ err: error }, "shutdown failed");
-    process.exit(1);
-  }
+  superviseWorkers({ workers: config.workers, shutdownTimeoutMs: config.ops.shutdownTimeoutMs });
+} else {
+  await serve(config);
 }
-process.on("SIGTERM", () => void shutdown("SIGTERM"));
-process.on("SIGINT", () => void shutdown("SIGINT"));
 
-try {
-  await app.listen({ port: config.port, host: config.host });
-} catch (error) {
-  await store.close();
-  fail(`cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`);
+async function serve(config: Config): Promise<void> {
+  const store = await open(config);
+  if (cluster.isPrimary) await firstStart(config, store);
+  const app = await buildApp({
+    store,
+    authenticator: (log) =>
+      createAuthenticator({
+        staticTokens: config.tokens ?? [],
+        tokens: store.tokens,
+        jwt: config.jwt,
+        log,
+      }),
+    logLevel: config.logLevel,
+    ops: config.ops,
+  }).catch(async (error: unknown) => {
+    await store.close();
+    fail(`cannot set up authentication: ${(error as Error).message}`);
+  });
+  app.log.info({ store: store.describe() }, "store opened");
+
+  let stopping = false;
+  async function shutdown(signal: string): Promise<void> {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, "shutting down: finishing in-flight requests");
+    const deadline = setTimeout(() => {
+      app.log.error("shutdown deadline passed; exiting with requests unfinished");
+      process.exit(1);
+    }, config.ops.shutdownTimeoutMs);
+    deadline.unref();
+    try {
+      await app.close();
+      await store.close();
+      app.log.info("stopped");
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, "shutdown failed");
+      process.exit(1);
+    }
+  }
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  // A worker whose supervisor is gone stops too, rather than serve on unsupervised.
+  if (cluster.isWorker) process.on("disconnect", () => void shutdown("disconnect"));
+
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await store.close();
+    fail(`cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`);
+  }
 }

@@ -1,11 +1,11 @@
 // Concurrent creates of one id over real sockets, to one server process and to two processes
 // sharing one database (each engine): one version wins, identical bodies are idempotent
 // replays of it, and every different body is a 409.
-import { isDeepStrictEqual } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type Plant, type PlantStore, samePlant } from "../../src/store/store.ts";
+import { type PlantStore, samePlant } from "../../src/store/store.ts";
 import { plantJson, uniqueId } from "../helpers/app.ts";
 import { plantOf } from "../helpers/load.ts";
+import { bodiesForRound, COMMON, expectOneVersionWon, REQUESTS } from "../helpers/races.ts";
 import {
   closeServerFixture,
   openServerFixture,
@@ -13,10 +13,8 @@ import {
   startServer,
   type TempDb,
 } from "../helpers/server-process.ts";
-import { type Answer, expectErrorAnswer, expectPlantAnswer, post } from "../helpers/socket-http.ts";
+import { type Answer, expectPlantAnswer, post } from "../helpers/socket-http.ts";
 import { storeEngines, type TestStore } from "../helpers/stores.ts";
-
-const REQUESTS = 50;
 
 let db: TempDb;
 let server: ServerProcess;
@@ -26,59 +24,6 @@ beforeAll(async () => {
   ({ db, server, stored } = await openServerFixture());
 });
 afterAll(() => closeServerFixture({ db, server, stored }));
-
-/** The common body, and five that differ from it (and from each other) in name, tag or tag presence. */
-const COMMON: Plant = { name: "Calathea", tag: "shade" };
-const DIFFERENT: readonly Plant[] = [
-  { name: "Calathea" },
-  { name: "Calathea", tag: "" },
-  { name: "Calathea", tag: "sun" },
-  { name: "Calathea ", tag: "shade" },
-  { name: "Maranta", tag: "shade" },
-];
-
-/** The common bodies and the 5 different ones, at positions that vary per round. */
-function bodiesForRound(round: number, requests: number = REQUESTS): Plant[] {
-  const bodies: Plant[] = Array.from({ length: requests - DIFFERENT.length }, () => COMMON);
-  DIFFERENT.forEach((plant, i) => {
-    bodies.splice((round * 7 + i * 11) % (bodies.length + 1), 0, plant);
-  });
-  // Round 2 leads with a different body, so the winner is not always the common one.
-  if (round === 2) bodies.unshift(...bodies.splice(bodies.indexOf(DIFFERENT[3] ?? COMMON), 1));
-  return bodies;
-}
-
-/**
- * Exactly one of the bodies sent is stored under `id`; every answer is 200 or 409; the 200s
- * carry the stored version and the 409s are exactly the requests whose body differs from it.
- */
-async function expectOneVersionWon(
-  store: PlantStore,
-  id: bigint,
-  bodies: readonly Plant[],
-  answers: readonly Answer[],
-): Promise<void> {
-  expect(answers).toHaveLength(bodies.length);
-  const winner = await store.get(id);
-  expect(winner).toBeDefined();
-  if (winner === undefined) return;
-  // The stored version is one of those sent, exactly.
-  expect(bodies.some((plant) => isDeepStrictEqual(plantOf(plant), winner))).toBe(true);
-
-  expect(answers.map((a) => a.status).filter((s) => s !== 200 && s !== 409)).toEqual([]);
-  bodies.forEach((plant, i) => {
-    const answer = answers[i];
-    if (answer === undefined) throw new Error(`no answer for request ${i}`);
-    if (samePlant(plant, winner)) {
-      expectPlantAnswer(answer, winner);
-    } else {
-      expect(expectErrorAnswer(answer, 409).message).toContain(String(id));
-    }
-  });
-  const accepted = answers.filter((a) => a.status === 200).length;
-  expect(accepted).toBe(bodies.filter((plant) => samePlant(plant, winner)).length);
-  expect(accepted).toBeGreaterThanOrEqual(1);
-}
 
 describe("concurrent creates of one id", () => {
   test.each([0, 1, 2, 3])(

@@ -1,0 +1,70 @@
+// PLANTSTORE_WORKERS > 1: this process supervises that many server processes sharing one
+// port (node:cluster hands connections to them in turn). It serves nothing itself: it
+// forks, restarts a worker that dies while serving, and passes shutdown signals on.
+import cluster, { type Worker } from "node:cluster";
+
+export interface SupervisorOptions {
+  workers: number;
+  /** The workers' own graceful-shutdown deadline; the supervisor allows a little more. */
+  shutdownTimeoutMs: number;
+}
+
+// A worker that dies this often within a minute is not going to get better by restarting.
+const MAX_RESTARTS_PER_MINUTE = 10;
+const SUPERVISOR_GRACE_MS = 2_000;
+
+const say = (line: string) => process.stderr.write(`plantstore: ${line}\n`);
+
+export function superviseWorkers({ workers, shutdownTimeoutMs }: SupervisorOptions): void {
+  const listening = new WeakSet<Worker>();
+  let restarts: number[] = [];
+  let stopping = false;
+  let exitCode = 0;
+
+  const living = () => Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
+
+  const stop = (signal: NodeJS.Signals, code: number) => {
+    exitCode = Math.max(exitCode, code);
+    if (stopping) return;
+    stopping = true;
+    for (const worker of living()) worker.process.kill(signal);
+    setTimeout(() => {
+      say("workers did not stop within the shutdown deadline; exiting");
+      process.exit(1);
+    }, shutdownTimeoutMs + SUPERVISOR_GRACE_MS).unref();
+    if (living().length === 0) process.exit(exitCode);
+  };
+
+  cluster.on("listening", (worker) => listening.add(worker));
+  cluster.on("exit", (worker, code, signal) => {
+    if (stopping) {
+      if (code !== 0) exitCode = 1;
+      if (living().length === 0) process.exit(exitCode);
+      return;
+    }
+    const how = signal === null ? `code ${code}` : `signal ${signal}`;
+    // One that never listened failed at start-up (a port in use, a bad database): the others
+    // will too, so the whole service stops, as a single process would.
+    if (!listening.has(worker)) {
+      say(`worker ${worker.process.pid} exited with ${how} before it served; stopping`);
+      stop("SIGTERM", 1);
+      return;
+    }
+    const now = Date.now();
+    restarts = [...restarts.filter((at) => now - at < 60_000), now];
+    if (restarts.length > MAX_RESTARTS_PER_MINUTE) {
+      say(
+        `worker ${worker.process.pid} exited with ${how}; too many restarts in a minute, stopping`,
+      );
+      stop("SIGTERM", 1);
+      return;
+    }
+    say(`worker ${worker.process.pid} exited with ${how}; starting another`);
+    cluster.fork();
+  });
+
+  process.on("SIGTERM", () => stop("SIGTERM", 0));
+  process.on("SIGINT", () => stop("SIGINT", 0));
+  say(`starting ${workers} worker processes`);
+  for (let i = 0; i < workers; i++) cluster.fork();
+}

@@ -1,0 +1,132 @@
+// PLANTSTORE_WORKERS=2 on every engine: two processes share the port and the database, a
+// create racing across them still has one outcome, a worker that dies is replaced, and the
+// supervisor stops them all on SIGTERM (or when it is killed itself).
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { plantJson, uniqueId } from "../helpers/app.ts";
+import { waitUntil } from "../helpers/load.ts";
+import { bodiesForRound, expectOneVersionWon, REQUESTS } from "../helpers/races.ts";
+import { runServerToExit } from "../helpers/run-process.ts";
+import { killLeftoverServers, type ServerProcess, startServer } from "../helpers/server-process.ts";
+import {
+  expectPlantAnswer,
+  post,
+  rawHead,
+  rawRequest,
+  waitUntilRefused,
+} from "../helpers/socket-http.ts";
+import { storeEngines, type TestStore } from "../helpers/stores.ts";
+
+const TWO_WORKERS = { PLANTSTORE_WORKERS: "2" } as const;
+
+/** The pids that logged `message` (pino lines carry the pid of the process that wrote them). */
+function pidsLogging(server: ServerProcess, message: RegExp): Set<number> {
+  const pids = new Set<number>();
+  for (const line of server.stdoutLines()) {
+    const parsed = JSON.parse(line) as { pid?: number; msg?: string };
+    if (parsed.pid !== undefined && message.test(parsed.msg ?? "")) pids.add(parsed.pid);
+  }
+  return pids;
+}
+
+const listeningWorkers = (server: ServerProcess) => pidsLogging(server, /^Server listening at /);
+
+afterAll(killLeftoverServers);
+
+describe.each(storeEngines)("PLANTSTORE_WORKERS=2 on $name", (engine) => {
+  let shared: TestStore;
+  let server: ServerProcess;
+
+  beforeAll(async () => {
+    shared = await engine.create();
+    server = await startServer({ databaseUrl: shared.url, env: TWO_WORKERS });
+    await waitUntil(() => listeningWorkers(server).size === 2, "both workers listen", 20_000);
+  });
+  afterAll(async () => {
+    try {
+      if (server !== undefined) expect(await server.stop()).toEqual({ code: 0, signal: null });
+    } finally {
+      await shared?.destroy();
+    }
+  });
+
+  test("when many connections create plants, then both worker processes serve them, neither the supervisor", async () => {
+    const plants = Array.from({ length: 40 }, () => uniqueId());
+    for (const answer of await Promise.all(
+      plants.map((id) => post(server.url, plantJson(id, "w"))),
+    )) {
+      expectPlantAnswer(answer, { name: "w" });
+    }
+    const serving = pidsLogging(server, /^request completed$/);
+    expect(serving.size).toBe(2);
+    expect(serving.has(server.child.pid ?? -1)).toBe(false);
+    for (const id of plants) expect(await shared.store.get(id)).toEqual({ name: "w" });
+  });
+
+  test.each([0, 1])(
+    "when 50 creates of one id race across the workers (round %i), then one version is stored, its senders get 200 and the rest 409",
+    async (round) => {
+      const id = uniqueId();
+      const bodies = bodiesForRound(round);
+      const answers = await Promise.all(
+        bodies.map((plant) => post(server.url, plantJson(id, plant.name, plant.tag))),
+      );
+      expect(answers).toHaveLength(REQUESTS);
+      await expectOneVersionWon(shared.store, id, bodies, answers);
+    },
+  );
+
+  test("when a worker is killed, then another takes its place and the service keeps answering", async () => {
+    const [victim] = [...listeningWorkers(server)];
+    if (victim === undefined) throw new Error("no worker pid logged");
+    process.kill(victim, "SIGKILL");
+    await waitUntil(() => listeningWorkers(server).size === 3, "a new worker listens", 20_000);
+    expect(server.stderr()).toMatch(
+      new RegExp(`worker ${victim} exited with signal SIGKILL; starting another`),
+    );
+    for (let i = 0; i < 10; i++) {
+      expectPlantAnswer(await post(server.url, plantJson(uniqueId(), "after")), { name: "after" });
+    }
+  });
+});
+
+describe("the supervisor", () => {
+  test("when it is killed outright, then its workers stop too and the port is freed", async () => {
+    const db = await storeEngines[0]?.create();
+    if (db === undefined) throw new Error("no store engine");
+    const server = await startServer({ databaseUrl: db.url, env: TWO_WORKERS });
+    await waitUntil(() => listeningWorkers(server).size === 2, "both workers listen", 20_000);
+    const workers = [...listeningWorkers(server)];
+    await server.kill();
+    await waitUntilRefused(server.url);
+    await waitUntil(() => workers.every((pid) => !isAlive(pid)), "the workers have exited", 15_000);
+    await db.destroy();
+  });
+
+  test("when its workers cannot start (the port is taken), then it stops with exit 1 and says why", async () => {
+    const db = await storeEngines[0]?.create();
+    if (db === undefined) throw new Error("no store engine");
+    const holder = await startServer({ databaseUrl: db.url });
+    try {
+      const refused = await runServerToExit({
+        DATABASE_URL: db.url,
+        PORT: new URL(holder.url).port,
+        ...TWO_WORKERS,
+      });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/cannot listen on 127\.0\.0\.1:\d+/);
+      expect(refused.stderr).toMatch(/worker \d+ exited with code 1 before it served; stopping/);
+    } finally {
+      await holder.stop();
+      await db.destroy();
+    }
+  });
+});
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
