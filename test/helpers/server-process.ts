@@ -260,9 +260,9 @@ export interface ServerFixture {
   stored: PlantStore;
 }
 
-export async function openServerFixture(): Promise<ServerFixture> {
+export async function openServerFixture(env: StartOptions["env"] = {}): Promise<ServerFixture> {
   const db = makeTempDb();
-  const server = await startServer({ databasePath: db.path });
+  const server = await startServer({ databasePath: db.path, env });
   return { db, server, stored: openSqliteStore(db.path) };
 }
 
