@@ -67,6 +67,8 @@ const work = mkdtempSync(join(tmpdir(), "plantstore-bench-"));
 interface Row extends LoadResult {
   target: string;
   rssMb: number;
+  /** Server CPU time per answered request: what a request costs, whatever else the machine does. */
+  cpuMicroseconds: number;
 }
 const rows: Row[] = [];
 let nextId = preload;
@@ -92,9 +94,16 @@ async function measure(target: string, spec: ServerSpec, workers: number): Promi
     if (warmupSeconds > 0) {
       nextId += (await drive({ ...load, durationSeconds: warmupSeconds, firstId: nextId })).sent;
     }
+    const cpuBefore = server.cpuSeconds();
     const result = await drive({ ...load, durationSeconds, firstId: nextId });
+    const cpu = server.cpuSeconds() - cpuBefore;
     nextId += result.sent;
-    rows.push({ target, ...result, rssMb: server.peakRss().totalMb });
+    rows.push({
+      target,
+      ...result,
+      rssMb: server.peakRss().totalMb,
+      cpuMicroseconds: (cpu * 1e6) / Math.max(1, result.answered),
+    });
   } finally {
     await server.stop();
   }
@@ -185,11 +194,13 @@ const cpu = cpus()[0]?.model ?? "unknown CPU";
 process.stdout.write(
   `\n${cores} × ${cpu}, Linux ${release()}, Node ${process.version}; ${connections} connections, ${durationSeconds} s counted after ${warmupSeconds} s warm-up; server on core 0 and load on core ${cores - 1} for 1-worker runs\n\n`,
 );
-process.stdout.write("| target | req/s | × ceiling | p50 ms | p99 ms | errors | peak RSS MB |\n");
-process.stdout.write("|---|---:|---:|---:|---:|---:|---:|\n");
+process.stdout.write(
+  "| target | req/s | × ceiling | p50 ms | p99 ms | errors | peak RSS MB | server CPU µs/request |\n",
+);
+process.stdout.write("|---|---:|---:|---:|---:|---:|---:|---:|\n");
 for (const row of rows) {
   const ratio = ceiling > 0 ? (row.requestsPerSecond / ceiling).toFixed(2) : "-";
   process.stdout.write(
-    `| ${row.target} | ${Math.round(row.requestsPerSecond)} | ${ratio} | ${row.p50Ms} | ${row.p99Ms} | ${row.errors} | ${Math.round(row.rssMb)} |\n`,
+    `| ${row.target} | ${Math.round(row.requestsPerSecond)} | ${ratio} | ${row.p50Ms} | ${row.p99Ms} | ${row.errors} | ${Math.round(row.rssMb)} | ${Math.round(row.cpuMicroseconds)} |\n`,
   );
 }

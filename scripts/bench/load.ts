@@ -19,6 +19,8 @@ export interface LoadResult {
   errors: number;
   /** How many id numbers were used (the next run starts after them). */
   sent: number;
+  /** Responses received, of any status. */
+  answered: number;
 }
 
 export async function drive(options: LoadOptions): Promise<LoadResult> {
@@ -48,5 +50,6 @@ export async function drive(options: LoadOptions): Promise<LoadResult> {
     p99Ms: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
     sent: next - options.firstId,
+    answered: result.requests.total,
   };
 }

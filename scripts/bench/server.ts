@@ -9,6 +9,8 @@ export interface BenchServer {
   url: string;
   /** Peak resident set size in MiB: the largest process, and all processes together. */
   peakRss(): { maxMb: number; totalMb: number };
+  /** CPU seconds (user + system) used so far by the server and its workers. */
+  cpuSeconds(): number;
   stop(): Promise<void>;
 }
 
@@ -37,6 +39,7 @@ export async function startServer(spec: ServerSpec): Promise<BenchServer> {
   return {
     url,
     peakRss: () => peakRss(child.pid ?? 0),
+    cpuSeconds: () => cpuSeconds(child.pid ?? 0),
     async stop() {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once("exit", resolve));
@@ -81,6 +84,17 @@ function peakRss(pid: number): { maxMb: number; totalMb: number } {
     return match === null ? 0 : Number(match[1]) / 1024;
   });
   return { maxMb: Math.max(0, ...sizes), totalMb: sizes.reduce((a, b) => a + b, 0) };
+}
+
+/** utime + stime of a process tree, from /proc/PID/stat (clock ticks, 100 a second on Linux). */
+function cpuSeconds(pid: number): number {
+  const TICKS_PER_SECOND = 100;
+  let ticks = 0;
+  for (const id of processTree(pid)) {
+    const fields = readProc(`/proc/${id}/stat`).split(") ").at(-1)?.split(" ") ?? [];
+    ticks += Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
+  }
+  return ticks / TICKS_PER_SECOND;
 }
 
 function processTree(pid: number): number[] {

@@ -5,9 +5,9 @@
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
 import type {
+  BatchColumns,
+  BatchOutcomes,
   FromWriter,
-  PlantRow,
-  RowOutcome,
   ToWriter,
   WriterData,
 } from "./sqlite-writer-protocol.ts";
@@ -41,14 +41,20 @@ try {
 
 // BEGIN IMMEDIATE: the write lock is taken at the start, so a busy file fails the whole
 // batch before anything is applied rather than half-way through.
-const applyBatch = db.transaction((rows: readonly PlantRow[]): RowOutcome[] =>
-  rows.map((row) => {
-    if (insert.run(row.id, row.name, row.tag).changes === 1) return { inserted: true };
-    const existing = select.get(row.id);
-    if (existing === undefined) throw new Error(`plant ${row.id} vanished after a conflict`);
-    return { inserted: false, name: existing.name, tag: existing.tag };
-  }),
-);
+const applyBatch = db.transaction(({ ids, names, tags }: BatchColumns): BatchOutcomes => {
+  const inserted = new Uint8Array(ids.length);
+  const stored: BatchOutcomes["stored"] = [];
+  for (const [index, id] of ids.entries()) {
+    if (insert.run(id, names[index] ?? "", tags[index] ?? null).changes === 1) {
+      inserted[index] = 1;
+      continue;
+    }
+    const existing = select.get(id);
+    if (existing === undefined) throw new Error(`plant ${id} vanished after a conflict`);
+    stored.push([index, existing.name, existing.tag]);
+  }
+  return { inserted, stored };
+});
 
 port.on("message", (message: ToWriter) => {
   if (message.kind === "close") {
@@ -57,7 +63,10 @@ port.on("message", (message: ToWriter) => {
     return;
   }
   try {
-    send({ kind: "done", seq: message.seq, outcomes: applyBatch.immediate(message.rows) });
+    const outcomes = applyBatch.immediate(message);
+    port.postMessage({ kind: "done", seq: message.seq, ...outcomes } satisfies FromWriter, [
+      outcomes.inserted.buffer,
+    ]);
   } catch (error) {
     send({ kind: "failed", seq: message.seq, code: codeOf(error), message: String(error) });
   }

@@ -1,12 +1,14 @@
 // The main thread's handle on the SQLite write thread (sqlite-writer-thread.ts): started on
 // the first write, one batch in flight at a time, restarted if it ever dies.
 import { Worker } from "node:worker_threads";
-import type {
-  FromWriter,
-  PlantRow,
-  RowOutcome,
-  ToWriter,
-  WriterData,
+import type { RowOutcome } from "./batch-outcome.ts";
+import {
+  type FromWriter,
+  fromOutcomes,
+  type PlantRow,
+  type ToWriter,
+  toColumns,
+  type WriterData,
 } from "./sqlite-writer-protocol.ts";
 import { StoreUnavailableError } from "./store.ts";
 
@@ -43,7 +45,7 @@ export function createSqliteWriter(data: WriterData): SqliteWriter {
       }
       const waiting = pending.get(message.seq);
       pending.delete(message.seq);
-      if (message.kind === "done") waiting?.resolve(message.outcomes);
+      if (message.kind === "done") waiting?.resolve(fromOutcomes(message));
       else waiting?.reject(writeError(message.code, message.message));
     });
     thread.on("error", (error) =>
@@ -65,7 +67,10 @@ export function createSqliteWriter(data: WriterData): SqliteWriter {
       const id = ++seq;
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve, reject });
-        current.postMessage({ kind: "batch", seq: id, rows } satisfies ToWriter);
+        const columns = toColumns(rows);
+        current.postMessage({ kind: "batch", seq: id, ...columns } satisfies ToWriter, [
+          columns.ids.buffer,
+        ]);
       });
     },
     async close() {

