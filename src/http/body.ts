@@ -53,8 +53,16 @@ export function interpretBody(headers: BodyHeaders, raw: Buffer | undefined): Bo
     );
   }
   const object = value as Record<string, unknown>;
-  if (typeof object["id"] !== "number") {
+  const id = object["id"];
+  if (typeof id !== "number") {
     return { ok: true, forValidation: object, exactId: undefined };
+  }
+  // The common case, without reading the literal again: JSON.parse rounds correctly, so a
+  // literal of at most 15 digits (nowhere in the text are there 16 digits and dots in a
+  // row) that gave a safe integer was that integer exactly. A negative exponent could have underflowed a fraction
+  // to 0 (1e-400), so text with one takes the exact path too, as does everything else.
+  if (Number.isSafeInteger(id) && !MAY_NEED_EXACT_READING.test(text)) {
+    return { ok: true, forValidation: object, exactId: BigInt(id) };
   }
   const exact = integerFromLiteral(topLevelIdLiteral(text) ?? "");
   return {
@@ -78,6 +86,8 @@ function standInForId(exact: bigint | null): number {
 }
 
 const LARGEST_DOUBLE_BELOW_2_63 = 2 ** 63 - 1024;
+
+const MAY_NEED_EXACT_READING = /[\d.]{16}|[eE]-/;
 
 // The bytes are read as they arrive: a compressed body would be stored as if it were text.
 function checkCodings(headers: BodyHeaders): BodyProblem | undefined {
