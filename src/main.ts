@@ -90,6 +90,7 @@ const app = await buildApp({
     }),
   logLevel: config.logLevel,
   ops: config.ops,
+  publicUrl: config.publicUrl,
 }).catch(async (error: unknown) => {
   await store.close();
   fail(`cannot set up authentication: ${(error as Error).message}`);

@@ -257,3 +257,32 @@ describe("the list of settings", () => {
     expect(table.trimEnd().split("\n")).toHaveLength(SETTINGS.length + 1);
   });
 });
+
+describe("PLANTSTORE_PUBLIC_URL", () => {
+  it("when unset or empty, then the document names the listening address (undefined here)", () => {
+    expect(loadConfig({}).publicUrl).toBeUndefined();
+    expect(loadConfig({ PLANTSTORE_PUBLIC_URL: " " }).publicUrl).toBeUndefined();
+  });
+
+  it.each([
+    ["https://plants.example.com", "https://plants.example.com"],
+    ["https://plants.example.com/", "https://plants.example.com"],
+    ["http://10.0.0.5:8080/api/", "http://10.0.0.5:8080/api"],
+  ])("when it is %s, then the document names %s", (raw, expected) => {
+    expect(loadConfig({ PLANTSTORE_PUBLIC_URL: raw }).publicUrl).toBe(expected);
+  });
+
+  it.each([
+    "plants.example.com",
+    "ftp://plants.example.com",
+    "https://user:pw@plants.example.com",
+    "https://plants.example.com/?x=1",
+    "https://plants.example.com/#top",
+  ])("when it is %s, then start-up stops naming the variable", (raw) => {
+    expect(() => loadConfig({ PLANTSTORE_PUBLIC_URL: raw })).toThrow(
+      new ConfigError(
+        `PLANTSTORE_PUBLIC_URL must be an http:// or https:// URL without credentials, query or fragment, e.g. https://plants.example.com, got "${raw}"`,
+      ),
+    );
+  });
+});
