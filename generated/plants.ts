@@ -507,8 +507,8 @@ export type components = {
         Allow: string;
         /**
          * @description What the page may load and run: only this server's own files, no inline
-         *     script, no frames, no plugins.
-         * @example default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'
+         *     script or style, no frames, no plugins.
+         * @example default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'
          */
         DocsPolicy: string;
     };
