@@ -109,6 +109,94 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This document as JSON
+         * @description The whole document in one JSON file, with `servers` naming this server
+         *     (PLANTSTORE_PUBLIC_URL, or the address it listens on). No credentials.
+         */
+        get: operations["getOpenApiJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi.yaml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This document as YAML
+         * @description The document as written in `openapi/plants.yaml`, comments included, with
+         *     `servers` naming this server. No credentials.
+         */
+        get: operations["getOpenApiYaml"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Interactive API reference
+         * @description An HTML page (Swagger UI, served from this server) that shows this document
+         *     and can send requests: choose Authorize, paste a token, then "Try it out" on
+         *     an operation. The page and its assets load nothing from elsewhere; a
+         *     Content-Security-Policy keeps it so. No credentials.
+         */
+        get: operations["getDocs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/{asset}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A file of the interactive reference
+         * @description A style sheet or script the page at `/docs` loads: `swagger-ui.css`,
+         *     `swagger-ui-bundle.js` (from the swagger-ui-dist package) or `init.js` (ours,
+         *     which starts Swagger UI on `/openapi.json`). Any other name answers 404.
+         *     No credentials.
+         */
+        get: operations["getDocsAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = Record<string, never>;
 export type components = {
@@ -144,23 +232,216 @@ export type components = {
         };
     };
     responses: {
+        /** @description Alive, or ready. */
+        Healthy: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "ok"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Health"];
+            };
+        };
         /** @description A query parameter was sent; this operation takes none. */
         QueryRefused: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": 400,
+                 *       "message": "query parameter \"debug\" is not accepted: this operation takes none"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The `Authorization` header is missing, uses another scheme than Bearer
+         *     (the scheme name is case-insensitive), or carries a token the server does
+         *     not accept: unknown, mistyped (a managed token's checksum does not match),
+         *     revoked, expired, or a JWT that is not yet valid, has the wrong issuer or
+         *     audience, an algorithm not accepted, or a bad signature. The response has a
+         *     `WWW-Authenticate: Bearer realm="plantstore"` header, with
+         *     `error="invalid_token"` and an `error_description` when a token was given;
+         *     the description never repeats the token.
+         */
+        Unauthorized: {
+            headers: {
+                "WWW-Authenticate": components["headers"]["BearerChallenge"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The token is valid but carries scopes, and not `plants:write`, which
+         *     creating a plant needs. A token that carries no scope claim at all has
+         *     full access. Checked after the credentials and before the body is read.
+         *     The response has a `WWW-Authenticate: Bearer realm="plantstore",
+         *     error="insufficient_scope", error_description="…", scope="plants:write"`
+         *     header.
+         */
+        InsufficientScope: {
+            headers: {
+                "WWW-Authenticate": components["headers"]["BearerChallenge"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": 403,
+                 *       "message": "the token lacks the scope plants:write"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description Not answered for `/plants` itself: any path this document does not describe
+         *     (for example `/plants/1` or `/plants/`) answers 404 with this body.
+         */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": 404,
+                 *       "message": "no resource at GET /plants/1"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A method other than POST was used on `/plants`. The `Allow` header lists the allowed methods. */
+        PostOnly: {
+            headers: {
+                Allow: components["headers"]["Allow"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": 405,
+                 *       "message": "GET is not allowed on /plants; use POST"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
         /** @description A method other than GET was used. The `Allow` header lists the allowed methods. */
         GetOnly: {
             headers: {
-                /** @description The methods allowed on this path. */
-                Allow?: string;
+                Allow: components["headers"]["Allow"];
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": 405,
+                 *       "message": "POST is not allowed on /healthz; use GET"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The request's headers took longer than PLANTSTORE_HEADERS_TIMEOUT_MS (10 s by
+         *     default), or the whole request longer than PLANTSTORE_REQUEST_TIMEOUT_MS (30 s),
+         *     to arrive. The connection is closed.
+         */
+        RequestTimeout: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": 408,
+                 *       "message": "the request took too long to arrive"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request body is larger than 65536 bytes. */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": 413,
+                 *       "message": "the request body is larger than 65536 bytes"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The body's content type is not JSON, or the body is compressed.
+         *     `application/json` is accepted, with no charset or `charset=utf-8`;
+         *     Content-Encoding other than `identity` and transfer codings other
+         *     than `chunked` are not.
+         */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": 415,
+                 *       "message": "the content type must be application/json, got \"text/plain\""
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description Too many requests: this bearer token made more than
+         *     PLANTSTORE_TOKEN_RATE_LIMIT requests (default 6000) in the current
+         *     minute, or this client address sent more than
+         *     PLANTSTORE_AUTH_FAILURE_LIMIT rejected credentials (default 60) in the
+         *     current minute. Nothing was changed; `Retry-After` says when the minute
+         *     is over.
+         */
+        TooManyRequests: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": 429,
+                 *       "message": "too many rejected credentials from this address; retry in 42 s"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request headers are larger than 16 KiB. The connection is closed. */
+        HeadersTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": 431,
+                 *       "message": "the request headers are too large"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -170,11 +451,33 @@ export type components = {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": 500,
+                 *       "message": "internal error; quote request id 8f1c2a0e-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
         /** @description The server is shutting down; `Retry-After` says when to try again (another instance). */
         ShuttingDown: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": 503,
+                 *       "message": "the server is shutting down; retry shortly"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The server is shutting down or overloaded; `Retry-After` says when to try again. */
+        Unavailable: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
@@ -187,8 +490,27 @@ export type components = {
     parameters: never;
     requestBodies: never;
     headers: {
-        /** @description Seconds to wait before retrying. */
+        /**
+         * @description Seconds to wait before retrying.
+         * @example 2
+         */
         RetryAfter: number;
+        /**
+         * @description The Bearer challenge (RFC 6750).
+         * @example Bearer realm="plantstore"
+         */
+        BearerChallenge: string;
+        /**
+         * @description The methods allowed on this path.
+         * @example GET
+         */
+        Allow: string;
+        /**
+         * @description What the page may load and run: only this server's own files, no inline
+         *     script or style, no frames, no plugins.
+         * @example default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'
+         */
+        DocsPolicy: string;
     };
     pathItems: never;
 };
@@ -218,10 +540,10 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is malformed: the body is not valid UTF-8 JSON, is not a JSON
-             *     object, lacks `id` or `name`, has a field of the wrong type (no coercion),
-             *     an `id` outside the int64 range, a string the store cannot keep exactly
-             *     (unpaired UTF-16 surrogates, or a NUL character `\u0000`), or a query
+             * @description The request is malformed: the body is missing, is not valid UTF-8 JSON, is
+             *     not a JSON object, lacks `id` or `name`, has a field of the wrong type (no
+             *     coercion), an `id` outside the int64 range, a string the store cannot keep
+             *     exactly (unpaired UTF-16 surrogates, or a NUL character `\u0000`), or a query
              *     parameter. `message` names the field and the reason.
              */
             400: {
@@ -232,67 +554,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /**
-             * @description The `Authorization` header is missing, uses another scheme than Bearer
-             *     (the scheme name is case-insensitive), or carries a token the server does
-             *     not accept: unknown, mistyped (a managed token's checksum does not match),
-             *     revoked, expired, or a JWT that is not yet valid, has the wrong issuer or
-             *     audience, an algorithm not accepted, or a bad signature. The response has a
-             *     `WWW-Authenticate: Bearer realm="plantstore"` header, with
-             *     `error="invalid_token"` and an `error_description` when a token was given;
-             *     the description never repeats the token.
-             */
-            401: {
-                headers: {
-                    /** @description The Bearer challenge (RFC 6750). */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /**
-             * @description The token is valid but carries scopes, and not `plants:write`, which
-             *     creating a plant needs. A token that carries no scope claim at all has
-             *     full access. Checked after the credentials and before the body is read.
-             *     The response has a `WWW-Authenticate: Bearer realm="plantstore",
-             *     error="insufficient_scope", error_description="…", scope="plants:write"`
-             *     header.
-             */
-            403: {
-                headers: {
-                    /** @description The Bearer challenge (RFC 6750) naming the scope needed. */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /**
-             * @description Not answered for `/plants` itself: any path this document does not describe
-             *     (for example `/plants/1` or `/plants/`) answers 404 with this body.
-             */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A method other than POST was used on `/plants`. The `Allow` header lists the allowed methods. */
-            405: {
-                headers: {
-                    /** @description The methods allowed on this path. */
-                    Allow?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["PostOnly"];
+            408: components["responses"]["RequestTimeout"];
             /** @description A plant with this `id` is already stored with a different `name` or `tag`. Nothing was changed. */
             409: {
                 headers: {
@@ -302,55 +568,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than 65536 bytes. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /**
-             * @description The body's content type is not JSON, or the body is compressed.
-             *     `application/json` is accepted, with no charset or `charset=utf-8`;
-             *     Content-Encoding other than `identity` and transfer codings other
-             *     than `chunked` are not.
-             */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /**
-             * @description Too many requests: this bearer token made more than
-             *     PLANTSTORE_TOKEN_RATE_LIMIT requests (default 6000) in the current
-             *     minute, or this client address sent more than
-             *     PLANTSTORE_AUTH_FAILURE_LIMIT rejected credentials (default 60) in the
-             *     current minute. Nothing was changed; `Retry-After` says when the minute
-             *     is over.
-             */
-            429: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An unexpected fault in the server. The message reveals nothing internal; the fault is logged with the request id. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
             /**
              * @description The server cannot take the request now: it is shutting down, it is
              *     overloaded (its event loop lags), its database is unreachable or did not
@@ -380,15 +602,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Alive. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Health"];
-                };
-            };
+            200: components["responses"]["Healthy"];
             400: components["responses"]["QueryRefused"];
             405: components["responses"]["GetOnly"];
             500: components["responses"]["InternalError"];
@@ -404,15 +618,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Ready. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Health"];
-                };
-            };
+            200: components["responses"]["Healthy"];
             400: components["responses"]["QueryRefused"];
             405: components["responses"]["GetOnly"];
             500: components["responses"]["InternalError"];
@@ -440,12 +646,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The metrics. */
+            /** @description The metrics, as `text/plain; version=0.0.4; charset=utf-8`. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example # HELP plantstore_plants_created_total Plants stored for the first time (replays and conflicts not counted)
+                     *     # TYPE plantstore_plants_created_total counter
+                     *     plantstore_plants_created_total 2
+                     */
                     "text/plain": string;
                 };
             };
@@ -456,31 +667,174 @@ export interface operations {
              */
             401: {
                 headers: {
-                    /** @description The Bearer challenge (RFC 6750). */
-                    "WWW-Authenticate"?: string;
+                    "WWW-Authenticate": components["headers"]["BearerChallenge"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": 401,
+                     *       "message": "the bearer token is not valid"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
             405: components["responses"]["GetOnly"];
-            /**
-             * @description This client address sent more than PLANTSTORE_AUTH_FAILURE_LIMIT rejected
-             *     credentials in the current minute, or this token more than
-             *     PLANTSTORE_TOKEN_RATE_LIMIT requests.
-             */
-            429: {
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ShuttingDown"];
+        };
+    };
+    getOpenApiJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI document. */
+            200: {
                 headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "openapi": "3.0.3",
+                     *       "info": {
+                     *         "title": "Plant Store",
+                     *         "version": "1.0.0"
+                     *       },
+                     *       "servers": [
+                     *         {
+                     *           "url": "https://plants.example.com"
+                     *         }
+                     *       ],
+                     *       "paths": {}
+                     *     }
+                     */
+                    "application/json": {
+                        openapi: string;
+                        info: Record<string, never>;
+                        servers: Record<string, never>[];
+                        paths: Record<string, never>;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["QueryRefused"];
+            405: components["responses"]["GetOnly"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getOpenApiYaml: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI document, as `application/yaml; charset=utf-8`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example openapi: 3.0.3
+                     *     info:
+                     *       title: Plant Store
+                     *       version: 1.0.0
+                     */
+                    "application/yaml": string;
+                };
+            };
+            400: components["responses"]["QueryRefused"];
+            405: components["responses"]["GetOnly"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getDocs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page, as `text/html; charset=utf-8`. */
+            200: {
+                headers: {
+                    "Content-Security-Policy": components["headers"]["DocsPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html lang="en"><head><title>Plant Store API</title></head><body><div id="swagger-ui"></div></body></html> */
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["QueryRefused"];
+            405: components["responses"]["GetOnly"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getDocsAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The file name.
+                 * @example swagger-ui.css
+                 */
+                asset: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, as `text/css; charset=utf-8` or `text/javascript; charset=utf-8`. */
+            200: {
+                headers: {
+                    "Content-Security-Policy": components["headers"]["DocsPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example .swagger-ui{color:#3b4151} */
+                    "text/css": string;
+                    /** @example window.addEventListener("load", start); */
+                    "text/javascript": string;
+                };
+            };
+            400: components["responses"]["QueryRefused"];
+            /** @description There is no such file. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 404,
+                     *       "message": "no documentation asset named index.html"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            405: components["responses"]["GetOnly"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ShuttingDown"];
+            503: components["responses"]["Unavailable"];
         };
     };
 }

@@ -13,6 +13,7 @@ import { parseBearer } from "./auth/bearer.ts";
 import type { AuthFailure, AuthOutcome } from "./auth/outcome.ts";
 import { createStaticTokens } from "./auth/static-tokens.ts";
 import { type Config, defaultOpsConfig, type OpsConfig } from "./config.ts";
+import { documentationHandlers } from "./docs/handlers.ts";
 import { createPlantHandler } from "./handlers/create-plant.ts";
 import { type Body, interpretBody, problem } from "./http/body.ts";
 import { addCors } from "./http/cors.ts";
@@ -51,6 +52,8 @@ export interface AppOptions {
   logStream?: { write(line: string): void };
   /** Operating settings (limits, timeouts, CORS, metrics token); the defaults when absent. */
   ops?: OpsConfig;
+  /** PLANTSTORE_PUBLIC_URL: the `servers` URL of the published document; else where it listens. */
+  publicUrl?: string | undefined;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -100,6 +103,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       createPlant: createPlantHandler(measuredStore(store, metrics)),
       ...healthHandlers(store),
       getMetrics: metricsHandler(metrics),
+      ...documentationHandlers(app, options.publicUrl),
     },
   });
   addRequestMetrics(app, metrics, (method, target) => operationIdOf(api, method, target));

@@ -61,6 +61,8 @@ export interface Config {
   ops: OpsConfig;
   /** Server processes sharing the port; 1 serves in the starting process itself. */
   workers: number;
+  /** The base URL clients use, for the published document; undefined: where it listens. */
+  publicUrl: string | undefined;
 }
 
 export interface OpsConfig {
@@ -200,6 +202,11 @@ export const SETTINGS: readonly SettingInfo[] = [
   },
   { name: "PLANTSTORE_JWT_CLOCK_SKEW_S", default: "30", meaning: "JWTs: leeway for exp and nbf" },
   {
+    name: "PLANTSTORE_PUBLIC_URL",
+    default: undefined,
+    meaning: "base URL in the published document's servers (unset: the listening address)",
+  },
+  {
     name: "PLANTSTORE_METRICS_TOKEN",
     default: undefined,
     secret: "token",
@@ -273,11 +280,29 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     jwt: parseJwt(env, cwd),
     ops: parseOps(env),
     workers: setting(env, "PLANTSTORE_WORKERS", 1, MAX_WORKERS),
+    publicUrl: parsePublicUrl(env["PLANTSTORE_PUBLIC_URL"]),
   };
 }
 
 // Each worker holds its own connections and memory; past this, one machine is the wrong size.
 const MAX_WORKERS = 64;
+
+/** An http(s) URL with no credentials, query or fragment; a trailing slash is dropped. */
+export function parsePublicUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw.trim() === "") return undefined;
+  const problem = `PLANTSTORE_PUBLIC_URL must be an http:// or https:// URL without credentials, query or fragment, e.g. https://plants.example.com, got "${raw}"`;
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new ConfigError(problem);
+  }
+  const plain = url.username === "" && url.password === "" && url.search === "" && url.hash === "";
+  if (!(url.protocol === "http:" || url.protocol === "https:") || !plain || raw.includes("?")) {
+    throw new ConfigError(problem);
+  }
+  return url.href.replace(/\/+$/, "");
+}
 
 type NumericSetting = Exclude<
   keyof typeof DEFAULTS,

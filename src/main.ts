@@ -104,6 +104,7 @@ async function serve(config: Config): Promise<void> {
       }),
     logLevel: config.logLevel,
     ops: config.ops,
+    publicUrl: config.publicUrl,
   }).catch(async (error: unknown) => {
     await store.close();
     fail(`cannot set up authentication: ${(error as Error).message}`);

@@ -16,7 +16,7 @@ import { storeEngines } from "../helpers/stores.ts";
 describe.each(storeEngines)("routing, content types and limits ($name)", (engine) => {
   const app = useTestApp(engine);
 
-  it.each(["/", "/plant", "/plants/1", "/plants/", "/PLANTS", "/openapi.json"])(
+  it.each(["/", "/plant", "/plants/1", "/plants/", "/PLANTS", "/openapi.jsonx", "/docs/"])(
     "when %s is requested, then 404 with the Error body",
     async (url) => {
       expectError(await app().app.inject({ method: "POST", url, headers: AUTH }), 404);

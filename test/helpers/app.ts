@@ -1,9 +1,10 @@
 // Builds the real app on a real store for app.inject tests, and small request helpers.
-import type { FastifyInstance, LightMyRequestResponse } from "fastify";
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, expect } from "vitest";
 import { type AppOptions, buildApp } from "../../src/app.ts";
 import { type AuthenticatorOptions, createAuthenticator } from "../../src/auth/authenticator.ts";
 import { defaultOpsConfig, type OpsConfig } from "../../src/config.ts";
+import { assertDocumented } from "./contract.ts";
 import { type StoreEngine, sqliteEngine, type TestStore } from "./stores.ts";
 
 export const TOKEN = "test-token-0123456789abcdef";
@@ -49,6 +50,7 @@ export async function createTestApp(
         }),
   });
   await app.ready();
+  checkEveryAnswer(app);
   return {
     app,
     db,
@@ -115,4 +117,37 @@ export function expectError(
   expect(body.message).not.toMatch(/\n\s+at |node_modules|\.ts:\d+/);
   if (message !== undefined) expect(body.message).toMatch(message);
   return body;
+}
+
+/**
+ * Every answer app.inject gives in a test is checked against openapi/plants.yaml
+ * (test/helpers/contract.ts); a mismatch rejects the inject, so the test fails naming it.
+ */
+function checkEveryAnswer(app: FastifyInstance): void {
+  const inject = app.inject.bind(app);
+  const checked = (options: InjectOptions | string): Promise<LightMyRequestResponse> => {
+    const {
+      method = "GET",
+      url = "/",
+      headers = {},
+    } = typeof options === "string" ? { url: options } : options;
+    return inject(options).then((res) => {
+      assertDocumented({
+        method: String(method).toUpperCase(),
+        url: typeof url === "string" ? url : url.pathname,
+        requestHeaders: Object.fromEntries(
+          Object.entries(headers).map(([name, value]) => [name.toLowerCase(), String(value)]),
+        ),
+        status: res.statusCode,
+        headers: res.headers,
+        body: res.body,
+      });
+      return res;
+    });
+  };
+  // The chained and callback forms are left as they are; no test uses them.
+  app.inject = ((options?: InjectOptions | string, callback?: unknown) =>
+    options === undefined || callback !== undefined
+      ? (inject as (...args: unknown[]) => unknown)(options, callback)
+      : checked(options)) as typeof app.inject;
 }

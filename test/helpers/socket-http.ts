@@ -4,6 +4,7 @@ import { connect } from "node:net";
 import { expect } from "vitest";
 import type { Plant } from "../../src/store/store.ts";
 import { AUTH } from "./app.ts";
+import { assertDocumented } from "./contract.ts";
 
 export const REQUEST_TIMEOUT_MS = 10_000;
 
@@ -30,7 +31,13 @@ export async function post(
   if (body instanceof ReadableStream) init.duplex = "half";
   const response = await fetch(`${baseUrl}/plants`, init);
   const text = await response.text();
-  return { status: response.status, headers: Object.fromEntries(response.headers), body: text };
+  const answer = {
+    status: response.status,
+    headers: Object.fromEntries(response.headers),
+    body: text,
+  };
+  assertDocumented({ method: "POST", url: "/plants", ...answer });
+  return answer;
 }
 
 export interface RawAnswer extends Answer {
@@ -56,7 +63,20 @@ export async function rawRequest(
 ): Promise<RawAnswer> {
   const [answer] = await rawExchange(baseUrl, steps, 1, timeoutMs);
   if (answer === undefined) throw new Error("no HTTP response");
+  assertDocumented({ ...requestLine(steps), ...answer });
   return answer;
+}
+
+/** The method and target of the request the steps begin with, when they begin with one. */
+function requestLine(steps: readonly RawStep[]): { method?: string; url?: string } {
+  const first = steps[0];
+  const text =
+    typeof first === "string" ? first : Buffer.isBuffer(first) ? first.toString("latin1") : "";
+  const match = /^([A-Z]+) (\S+) HTTP\/1\.[01]\r\n/.exec(text);
+  const [, method, target] = match ?? [];
+  if (method === undefined || target === undefined) return {};
+  // An absolute-form target (from a proxy) routes as its path.
+  return { method, url: target.replace(/^https?:\/\/[^/]*/i, "") || "/" };
 }
 
 /**

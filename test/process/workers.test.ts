@@ -51,10 +51,16 @@ describe.each(storeEngines)("PLANTSTORE_WORKERS=2 on $name", (engine) => {
 
   test("when many connections create plants, then both worker processes serve them, neither the supervisor", async () => {
     const plants = Array.from({ length: 40 }, () => uniqueId());
-    for (const answer of await Promise.all(
-      plants.map((id) => post(server.url, plantJson(id, "w"))),
-    )) {
-      expectPlantAnswer(answer, { name: "w" });
+    // One connection each, one after another: the supervisor hands connections out in turn.
+    const host = new URL(server.url).host;
+    for (const id of plants) {
+      const body = plantJson(id, "w");
+      const head = rawHead(host, {
+        "Content-Type": "application/json",
+        "Content-Length": String(Buffer.byteLength(body)),
+        Connection: "close",
+      });
+      expectPlantAnswer(await rawRequest(server.url, [head + body]), { name: "w" });
     }
     const serving = pidsLogging(server, /^request completed$/);
     expect(serving.size).toBe(2);

@@ -6,9 +6,17 @@ describe("openapi/plants.yaml keeps the seed contract", () => {
   const doc = loadDocument() as unknown as {
     info: { version: string; license: { name: string } };
     security: unknown;
-    components: { securitySchemes: unknown; schemas: Record<string, unknown> };
-    paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    components: {
+      securitySchemes: unknown;
+      schemas: Record<string, unknown>;
+      responses: Record<string, unknown>;
+    };
+    paths: Record<string, Record<string, { responses: Record<string, { $ref?: string }> }>>;
   };
+  const resolve = (response: { $ref?: string } | undefined): unknown =>
+    response?.$ref === undefined
+      ? response
+      : doc.components.responses[response.$ref.replace("#/components/responses/", "")];
 
   it("when read, then it is version 1.0.0 under the MIT license", () => {
     expect(doc.info.version).toBe("1.0.0");
@@ -45,18 +53,35 @@ describe("openapi/plants.yaml keeps the seed contract", () => {
     const responses = doc.paths["/plants"]?.["post"]?.responses ?? {};
     // Every status the server can answer is documented, and nothing else.
     expect(Object.keys(responses).sort()).toEqual(
-      ["200", "400", "401", "403", "404", "405", "409", "413", "415", "429", "500", "503"].sort(),
+      [
+        "200",
+        "400",
+        "401",
+        "403",
+        "404",
+        "405",
+        "408",
+        "409",
+        "413",
+        "415",
+        "429",
+        "431",
+        "500",
+        "503",
+      ].sort(),
     );
     expect(responses["200"]).toMatchObject({
       content: { "application/json": { schema: { $ref: "#/components/schemas/Plant" } } },
     });
     for (const [status, response] of Object.entries(responses)) {
       if (status === "200") continue;
-      expect(response, status).toMatchObject({
+      expect(resolve(response), status).toMatchObject({
         content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
       });
     }
-    expect(responses["429"]).toMatchObject({ headers: { "Retry-After": expect.anything() } });
+    expect(resolve(responses["429"])).toMatchObject({
+      headers: { "Retry-After": expect.anything() },
+    });
   });
 });
 
@@ -82,8 +107,17 @@ describe("openapi/plants.yaml documents the operating endpoints", () => {
       ? response
       : (doc.components.responses[response.$ref.replace("#/components/responses/", "")] ?? {});
 
-  it("when read, then the paths are /plants and the three operating endpoints, GET only", () => {
-    expect(Object.keys(doc.paths).sort()).toEqual(["/healthz", "/metrics", "/plants", "/readyz"]);
+  it("when read, then the paths are /plants, the operating and the documentation endpoints", () => {
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      "/docs",
+      "/docs/{asset}",
+      "/healthz",
+      "/metrics",
+      "/openapi.json",
+      "/openapi.yaml",
+      "/plants",
+      "/readyz",
+    ]);
     for (const path of ["/healthz", "/readyz", "/metrics"]) {
       expect(Object.keys(doc.paths[path] ?? {}), path).toEqual(["get"]);
       expect(doc.paths[path]?.["get"]?.tags, path).toEqual(["operations"]);
@@ -124,4 +158,30 @@ describe("openapi/plants.yaml documents the operating endpoints", () => {
       "text/plain",
     ]);
   });
+});
+
+// The published document and its reference page (README "Publishing the spec").
+describe("openapi/plants.yaml documents its own publication", () => {
+  const doc = loadDocument() as unknown as {
+    paths: Record<
+      string,
+      Record<string, { operationId: string; tags: string[]; security: unknown }>
+    >;
+  };
+
+  it.each([
+    ["/openapi.json", "getOpenApiJson"],
+    ["/openapi.yaml", "getOpenApiYaml"],
+    ["/docs", "getDocs"],
+    ["/docs/{asset}", "getDocsAsset"],
+  ])(
+    "when %s is read, then it is GET %s, tagged documentation, with no credentials",
+    (path, id) => {
+      expect(Object.keys(doc.paths[path] ?? {})).toEqual(["get"]);
+      const operation = doc.paths[path]?.["get"];
+      expect(operation?.operationId).toBe(id);
+      expect(operation?.tags).toEqual(["documentation"]);
+      expect(operation?.security).toEqual([]);
+    },
+  );
 });

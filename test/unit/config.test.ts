@@ -29,6 +29,7 @@ describe("configuration", () => {
       startupTimeoutMs: 30_000,
       tokens: undefined,
       ops: DEFAULT_OPS,
+      workers: 1,
     });
   });
 
@@ -52,6 +53,7 @@ describe("configuration", () => {
         PLANTSTORE_MAX_CONNECTIONS: "10",
         PLANTSTORE_MAX_EVENT_LOOP_DELAY_MS: "0",
         PLANTSTORE_SHUTDOWN_TIMEOUT_MS: "3000",
+        PLANTSTORE_WORKERS: "4",
       },
       cwd,
     );
@@ -75,6 +77,7 @@ describe("configuration", () => {
         maxEventLoopDelayMs: 0,
         shutdownTimeoutMs: 3000,
       },
+      workers: 4,
     });
   });
 
@@ -198,6 +201,8 @@ describe("configuration", () => {
     [{ PLANTSTORE_MAX_CONNECTIONS: "0" }, /^PLANTSTORE_MAX_CONNECTIONS/],
     [{ PLANTSTORE_MAX_EVENT_LOOP_DELAY_MS: "1e3" }, /^PLANTSTORE_MAX_EVENT_LOOP_DELAY_MS/],
     [{ PLANTSTORE_SHUTDOWN_TIMEOUT_MS: "500" }, /^PLANTSTORE_SHUTDOWN_TIMEOUT_MS/],
+    [{ PLANTSTORE_WORKERS: "0" }, /^PLANTSTORE_WORKERS must be a whole number from 1 to 64/],
+    [{ PLANTSTORE_WORKERS: "65" }, /^PLANTSTORE_WORKERS must be a whole number from 1 to 64/],
   ])("when %j, then start-up is refused with a line naming the variable", (env, message) => {
     expect(() => loadConfig(env, cwd)).toThrow(ConfigError);
     expect(() => loadConfig(env, cwd)).toThrow(message);
@@ -255,5 +260,34 @@ describe("the list of settings", () => {
     expect(table).toMatch(/^PORT +8080 +9090 /m);
     expect(table).toMatch(/^HOST +127\.0\.0\.1 +127\.0\.0\.1 \(default\)/m);
     expect(table.trimEnd().split("\n")).toHaveLength(SETTINGS.length + 1);
+  });
+});
+
+describe("PLANTSTORE_PUBLIC_URL", () => {
+  it("when unset or empty, then the document names the listening address (undefined here)", () => {
+    expect(loadConfig({}).publicUrl).toBeUndefined();
+    expect(loadConfig({ PLANTSTORE_PUBLIC_URL: " " }).publicUrl).toBeUndefined();
+  });
+
+  it.each([
+    ["https://plants.example.com", "https://plants.example.com"],
+    ["https://plants.example.com/", "https://plants.example.com"],
+    ["http://10.0.0.5:8080/api/", "http://10.0.0.5:8080/api"],
+  ])("when it is %s, then the document names %s", (raw, expected) => {
+    expect(loadConfig({ PLANTSTORE_PUBLIC_URL: raw }).publicUrl).toBe(expected);
+  });
+
+  it.each([
+    "plants.example.com",
+    "ftp://plants.example.com",
+    "https://user:pw@plants.example.com",
+    "https://plants.example.com/?x=1",
+    "https://plants.example.com/#top",
+  ])("when it is %s, then start-up stops naming the variable", (raw) => {
+    expect(() => loadConfig({ PLANTSTORE_PUBLIC_URL: raw })).toThrow(
+      new ConfigError(
+        `PLANTSTORE_PUBLIC_URL must be an http:// or https:// URL without credentials, query or fragment, e.g. https://plants.example.com, got "${raw}"`,
+      ),
+    );
   });
 });

@@ -1,0 +1,112 @@
+// A person's view of /docs: Debian's Chromium, driven by playwright-core (never a downloaded
+// browser), opens the page of a real server, authorizes with a token, sends a create with
+// "Try it out" and sees the 200; the plant is then in the store. Screenshot:
+// test-results/docs-create.png. Without /usr/bin/chromium the test is skipped with a line
+// saying so, unless PLANTSTORE_REQUIRE_BROWSER=1 (set by .ci/run), which makes it a failure.
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TOKEN, uniqueId } from "../helpers/app.ts";
+import { markRan, TEST_RESULTS } from "../helpers/ran-marker.ts";
+import {
+  closeServerFixture,
+  openServerFixture,
+  type ServerFixture,
+} from "../helpers/server-process.ts";
+
+const CHROMIUM = "/usr/bin/chromium";
+const hasBrowser = existsSync(CHROMIUM);
+const required = process.env["PLANTSTORE_REQUIRE_BROWSER"] === "1";
+const SKIP_NOTICE = `${CHROMIUM} not found: the browser test of /docs is skipped (apt-get install chromium, or PLANTSTORE_REQUIRE_BROWSER=1 to fail instead)`;
+
+if (!hasBrowser && !required) process.stdout.write(`\n  ${SKIP_NOTICE}\n\n`);
+
+describe.runIf(!hasBrowser && required)("the browser test, when a browser is required", () => {
+  it("when PLANTSTORE_REQUIRE_BROWSER=1 and no chromium is installed, then the run fails", () => {
+    expect.fail(SKIP_NOTICE);
+  });
+});
+
+describe.runIf(hasBrowser)("/docs in a real browser", () => {
+  let fixture: Partial<ServerFixture> = {};
+  const profile = mkdtempSync(join(tmpdir(), "plantstore-chromium-"));
+
+  beforeAll(async () => {
+    fixture = await openServerFixture();
+  });
+  afterAll(async () => {
+    await closeServerFixture(fixture);
+    rmSync(profile, { recursive: true, force: true });
+  });
+
+  it("when a person authorizes with a token and sends a create from /docs, then they see the 200 and the plant is stored", async () => {
+    const url = fixture.server?.url ?? "";
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        "--no-sandbox",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--no-first-run",
+        "--disable-sync",
+        "--disable-gpu",
+        "--disable-quic",
+      ],
+    });
+    const problems: string[] = [];
+    const requested: string[] = [];
+    try {
+      const page = context.pages()[0] ?? (await context.newPage());
+      page.on("console", (message) => {
+        // The browser asks for /favicon.ico on its own; that 404 is expected.
+        if (message.type() === "error" && !message.location().url.endsWith("/favicon.ico")) {
+          problems.push(message.text());
+        }
+      });
+      page.on("pageerror", (error) => problems.push(error.message));
+      page.on("request", (request) => requested.push(request.url()));
+
+      await page.goto(`${url}/docs`);
+      await page.locator(".opblock-tag-section").first().waitFor({ timeout: 20_000 });
+
+      // Authorize: paste the token into the bearerAuth scheme and close the dialog.
+      await page.locator(".auth-wrapper button.authorize").click();
+      const scheme = page.locator(".auth-container", { hasText: "bearerAuth" });
+      await scheme.locator("input").fill(TOKEN);
+      await scheme.getByRole("button", { name: "Apply credentials" }).click();
+      await page.locator(".dialog-ux button.close-modal").click();
+
+      // POST /plants → Try it out → a body of our own → Execute.
+      const operation = page.locator("#operations-plants-createPlant");
+      await operation.locator(".opblock-summary").click();
+      await operation.getByRole("button", { name: "Try it out" }).click();
+      const id = uniqueId();
+      const name = `Browser fern ${id}`;
+      await operation
+        .locator("textarea.body-param__text")
+        .fill(JSON.stringify({ id: Number(id % 1_000_000n), name, tag: "from /docs" }));
+      await operation.getByRole("button", { name: "Execute" }).click();
+
+      const live = operation.locator(".live-responses-table");
+      await expect
+        .poll(() => live.locator(".response-col_status").last().textContent(), { timeout: 20_000 })
+        .toContain("200");
+      expect(await live.locator(".response-col_description").last().textContent()).toContain(name);
+      mkdirSync(TEST_RESULTS, { recursive: true });
+      await live.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(TEST_RESULTS, "docs-create.png") });
+
+      const stored = await fixture.stored?.get(id % 1_000_000n);
+      expect(stored).toEqual({ name, tag: "from /docs" });
+      // Everything came from this server, and the CSP had nothing to refuse.
+      expect(requested.filter((r) => !r.startsWith(`${url}/`))).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+    markRan("browser");
+  }, 90_000);
+});
