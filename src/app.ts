@@ -7,7 +7,9 @@ import Fastify, {
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
+  type HTTPMethods,
 } from "fastify";
+import type { Operation } from "openapi-backend";
 import type { AuthenticatorFactory } from "./auth/authenticator.ts";
 import { parseBearer } from "./auth/bearer.ts";
 import type { AuthFailure, AuthOutcome } from "./auth/outcome.ts";
@@ -31,7 +33,12 @@ import { logAnswered, OneLinePerRequest } from "./http/request-log.ts";
 import { type ApiResponse, errorResponse } from "./http/responses.ts";
 import { addSecurityHeaders } from "./http/security-headers.ts";
 import { createBackend } from "./openapi/backend.ts";
-import { createDecide, operationIdOf } from "./openapi/decide.ts";
+import {
+  createDecide,
+  createDecideRouted,
+  operationIdOf,
+  type RequestFacts,
+} from "./openapi/decide.ts";
 import { healthHandlers } from "./ops/health.ts";
 import { addRequestMetrics, createMetrics, measuredStore, metricsHandler } from "./ops/metrics.ts";
 import { type PlantStore, StoreUnavailableError } from "./store/store.ts";
@@ -129,7 +136,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Every decision comes from openapi-backend (src/openapi/decide.ts); a body problem found
   // while receiving is reported only once the request is routed and authenticated.
   const decide = createDecide(api);
-  const handle = async (request: FastifyRequest, reply: FastifyReply, problem?: Body) => {
+  const decideRouted = createDecideRouted(api);
+  const handle = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    problem?: Body,
+    routedTo?: Operation,
+  ) => {
     const readBody = () =>
       problem ??
       interpretBody(
@@ -147,7 +160,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       reply.log = reply.log.child({ auth: { failure: kind, reason, token } });
       options.onAuthFailure?.(failure);
     };
-    const answer = await decide({
+    const facts: RequestFacts = {
       method,
       target,
       headers,
@@ -155,9 +168,33 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       readBody,
       onAuthFailure,
       beforeAuthentication: (operation) => beforeAuthentication(request, operation),
-    }).catch(refusalOf);
+    };
+    const answer = await (routedTo === undefined
+      ? decide(facts)
+      : decideRouted(routedTo, facts)
+    ).catch(refusalOf);
     return send(reply, answer);
   };
+
+  // The hot path: a route per operation whose path has no template, so openapi-backend need
+  // not search for the operation. Fastify matches more loosely than openapi-backend (it
+  // decodes %XX, for one), so only a target whose path is the document's exactly takes it;
+  // anything else, and every other path, is routed by openapi-backend below.
+  for (const operation of api.router.getOperations()) {
+    if (operation.path.includes("{")) continue;
+    app.route({
+      method: operation.method.toUpperCase() as HTTPMethods,
+      url: operation.path,
+      exposeHeadRoute: false,
+      handler: (request, reply) =>
+        handle(
+          request,
+          reply,
+          undefined,
+          pathOf(request.url) === operation.path ? operation : undefined,
+        ),
+    });
+  }
 
   // OPTIONS * is @fastify/cors's (src/http/cors.ts): it answers preflights and hands every
   // other OPTIONS to the not-found handler below, which routes it like any request.
@@ -221,6 +258,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   return app;
+}
+
+/** The path of a request target as received, without its query. */
+function pathOf(target: string): string {
+  const query = target.indexOf("?");
+  return query === -1 ? target : target.slice(0, query);
 }
 
 /** Fastify's trustProxy; a hop count as the function Fastify itself would make of it. */

@@ -1,11 +1,12 @@
 // Asks openapi-backend for the answer to one request: routing, authentication, body
 // interpretation (only once authenticated), validation and the operation handler.
 import type { IncomingHttpHeaders } from "node:http";
-import type { OpenAPIBackend, Request } from "openapi-backend";
+import type { OpenAPIBackend, Operation, Request } from "openapi-backend";
 import type { AuthFailure } from "../auth/outcome.ts";
 import type { Body } from "../http/body.ts";
 import type { ApiResponse } from "../http/responses.ts";
 import type { Call } from "./backend.ts";
+import { createRoutedHandler } from "./routed.ts";
 
 export interface RequestFacts {
   method: string;
@@ -23,20 +24,33 @@ export interface RequestFacts {
 export type Decide = (facts: RequestFacts) => Promise<ApiResponse>;
 
 export function createDecide(api: OpenAPIBackend): Decide {
-  return ({ method, target, headers, query, readBody, onAuthFailure, beforeAuthentication }) => {
-    const request: Request = {
-      method,
-      path: originForm(target),
-      headers: headers as Request["headers"],
-      ...(query === undefined ? {} : { query: query as NonNullable<Request["query"]> }),
-    };
-    const call: Call = {
-      request,
-      readBody,
-      ...(onAuthFailure === undefined ? {} : { onAuthFailure }),
-      ...(beforeAuthentication === undefined ? {} : { beforeAuthentication }),
-    };
-    return api.handleRequest(request, call);
+  return (facts) => {
+    const call = callFor(facts);
+    return api.handleRequest(call.request, call);
+  };
+}
+
+/** Decides a request that a route made from the document has already matched to `operation`. */
+export type DecideRouted = (operation: Operation, facts: RequestFacts) => Promise<ApiResponse>;
+
+export function createDecideRouted(api: OpenAPIBackend): DecideRouted {
+  const handleRouted = createRoutedHandler(api);
+  return (operation, facts) => handleRouted(operation, callFor(facts));
+}
+
+function callFor(facts: RequestFacts): Call {
+  const { method, target, headers, query, readBody, onAuthFailure, beforeAuthentication } = facts;
+  const request: Request = {
+    method,
+    path: originForm(target),
+    headers: headers as Request["headers"],
+    ...(query === undefined ? {} : { query: query as NonNullable<Request["query"]> }),
+  };
+  return {
+    request,
+    readBody,
+    ...(onAuthFailure === undefined ? {} : { onAuthFailure }),
+    ...(beforeAuthentication === undefined ? {} : { beforeAuthentication }),
   };
 }
 
