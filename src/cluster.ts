@@ -13,6 +13,14 @@ export interface SupervisorOptions {
 const MAX_RESTARTS_PER_MINUTE = 10;
 const SUPERVISOR_GRACE_MS = 2_000;
 
+/** Marks this supervisor's workers, as opposed to a process another cluster manager forked. */
+const SUPERVISED_MARK = "PLANTSTORE_SUPERVISED_WORKER";
+const SUPERVISED = { [SUPERVISED_MARK]: "1" };
+
+/** True in a worker this supervisor forked (not merely in some node:cluster worker). */
+export const isSupervisedWorker = (): boolean =>
+  cluster.isWorker && process.env[SUPERVISED_MARK] === "1";
+
 const say = (line: string) => process.stderr.write(`plantstore: ${line}\n`);
 
 export function superviseWorkers({ workers, shutdownTimeoutMs }: SupervisorOptions): void {
@@ -21,12 +29,16 @@ export function superviseWorkers({ workers, shutdownTimeoutMs }: SupervisorOptio
   let stopping = false;
   let exitCode = 0;
 
-  const living = () => Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
+  // A worker can be reported exited before it leaves cluster.workers (exit before disconnect).
+  const living = (): Worker[] =>
+    Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && !w.isDead());
+  let sent: NodeJS.Signals | undefined;
 
   const stop = (signal: NodeJS.Signals, code: number) => {
     exitCode = Math.max(exitCode, code);
     if (stopping) return;
     stopping = true;
+    sent = signal;
     for (const worker of living()) worker.process.kill(signal);
     setTimeout(() => {
       say("workers did not stop within the shutdown deadline; exiting");
@@ -38,7 +50,9 @@ export function superviseWorkers({ workers, shutdownTimeoutMs }: SupervisorOptio
   cluster.on("listening", (worker) => listening.add(worker));
   cluster.on("exit", (worker, code, signal) => {
     if (stopping) {
-      if (code !== 0) exitCode = 1;
+      // A worker still starting has no handler yet, and the signal itself ends it: that is
+      // a clean stop too.
+      if (code !== 0 && signal !== sent) exitCode = 1;
       if (living().length === 0) process.exit(exitCode);
       return;
     }
@@ -60,11 +74,11 @@ export function superviseWorkers({ workers, shutdownTimeoutMs }: SupervisorOptio
       return;
     }
     say(`worker ${worker.process.pid} exited with ${how}; starting another`);
-    cluster.fork();
+    cluster.fork(SUPERVISED);
   });
 
   process.on("SIGTERM", () => stop("SIGTERM", 0));
   process.on("SIGINT", () => stop("SIGINT", 0));
   say(`starting ${workers} worker processes`);
-  for (let i = 0; i < workers; i++) cluster.fork();
+  for (let i = 0; i < workers; i++) cluster.fork(SUPERVISED);
 }

@@ -4,7 +4,7 @@ import cluster from "node:cluster";
 import { buildApp } from "./app.ts";
 import { createAuthenticator } from "./auth/authenticator.ts";
 import { hasUsableToken, issueInitialToken } from "./auth/issue-token.ts";
-import { superviseWorkers } from "./cluster.ts";
+import { isSupervisedWorker, superviseWorkers } from "./cluster.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { settingsTable, USAGE } from "./ops/settings-table.ts";
 import { databaseLocation, openStore } from "./store/open.ts";
@@ -92,7 +92,8 @@ if (cluster.isPrimary && config.workers > 1) {
 
 async function serve(config: Config): Promise<void> {
   const store = await open(config);
-  if (cluster.isPrimary) await firstStart(config, store);
+  // Under our supervisor the first-start token was issued before the workers were forked.
+  if (!isSupervisedWorker()) await firstStart(config, store);
   const app = await buildApp({
     store,
     authenticator: (log) =>
@@ -134,7 +135,7 @@ async function serve(config: Config): Promise<void> {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
   // A worker whose supervisor is gone stops too, rather than serve on unsupervised.
-  if (cluster.isWorker) process.on("disconnect", () => void shutdown("disconnect"));
+  if (isSupervisedWorker()) process.on("disconnect", () => void shutdown("disconnect"));
 
   try {
     await app.listen({ port: config.port, host: config.host });

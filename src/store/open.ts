@@ -19,7 +19,7 @@ const FIRST_RETRY_MS = 250;
 const MAX_RETRY_MS = 2_000;
 
 export async function openStore(database: DatabaseConfig, options: OpenOptions): Promise<Store> {
-  if (database.engine === "sqlite") return openSqliteStore(database.path);
+  if (database.engine === "sqlite") return await openSqliteWithWriter(database.path);
   const giveUpAt = Date.now() + options.startupTimeoutMs;
   for (let wait = FIRST_RETRY_MS; ; wait = Math.min(wait * 2, MAX_RETRY_MS)) {
     try {
@@ -31,6 +31,19 @@ export async function openStore(database: DatabaseConfig, options: OpenOptions):
       options.onRetry?.(error.message, pause, left);
       await sleep(pause);
     }
+  }
+}
+
+/** The SQLite store with its write thread running, so a file it cannot write stops start-up. */
+async function openSqliteWithWriter(path: string): Promise<Store> {
+  const store = openSqliteStore(path);
+  try {
+    await store.ping();
+    return store;
+  } catch (error) {
+    await store.close();
+    // Not "unreachable": retrying a local file that cannot be written would not help.
+    throw new Error(`the write connection cannot be opened: ${(error as Error).message}`);
   }
 }
 

@@ -22,53 +22,71 @@ const codeOf = (error: unknown): string | undefined => {
   return typeof code === "string" ? code : undefined;
 };
 
-let db: Database.Database;
-let insert: Database.Statement<[bigint, string, string | null]>;
-let select: Database.Statement<[bigint], { name: string; tag: string | null }>;
-try {
-  db = new Database(path, { fileMustExist: true });
-  // The main thread created and migrated the file in WAL mode; these are per connection.
-  db.pragma("synchronous = FULL");
-  db.pragma(`busy_timeout = ${busyTimeoutMs}`);
-  insert = db.prepare(
-    "INSERT INTO plants (id, name, tag) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING",
-  );
-  select = db.prepare("SELECT name, tag FROM plants WHERE id = ?");
-} catch (error) {
-  send({ kind: "open-failed", code: codeOf(error), message: String(error) });
-  process.exit(1);
+interface Connection {
+  db: Database.Database;
+  apply: (batch: BatchColumns) => BatchOutcomes;
 }
 
-// BEGIN IMMEDIATE: the write lock is taken at the start, so a busy file fails the whole
-// batch before anything is applied rather than half-way through.
-const applyBatch = db.transaction(({ ids, names, tags }: BatchColumns): BatchOutcomes => {
-  const inserted = new Uint8Array(ids.length);
-  const stored: BatchOutcomes["stored"] = [];
-  for (const [index, id] of ids.entries()) {
-    if (insert.run(id, names[index] ?? "", tags[index] ?? null).changes === 1) {
-      inserted[index] = 1;
-      continue;
-    }
-    const existing = select.get(id);
-    if (existing === undefined) throw new Error(`plant ${id} vanished after a conflict`);
-    stored.push([index, existing.name, existing.tag]);
-  }
-  return { inserted, stored };
-});
-
-port.on("message", (message: ToWriter) => {
-  if (message.kind === "close") {
-    db.close();
-    port.close();
-    return;
-  }
+function open(): Connection {
+  const db = new Database(path, { fileMustExist: true });
   try {
-    const outcomes = applyBatch.immediate(message);
-    port.postMessage({ kind: "done", seq: message.seq, ...outcomes } satisfies FromWriter, [
-      outcomes.inserted.buffer,
-    ]);
+    // The main thread created and migrated the file in WAL mode; these are per connection.
+    db.pragma("synchronous = FULL");
+    db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    const insert = db.prepare<[bigint, string, string | null]>(
+      "INSERT INTO plants (id, name, tag) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING",
+    );
+    const select = db.prepare<[bigint], { name: string; tag: string | null }>(
+      "SELECT name, tag FROM plants WHERE id = ?",
+    );
+    const transaction = db.transaction(({ ids, names, tags }: BatchColumns): BatchOutcomes => {
+      const inserted = new Uint8Array(ids.length);
+      const stored: BatchOutcomes["stored"] = [];
+      for (const [index, id] of ids.entries()) {
+        if (insert.run(id, names[index] ?? "", tags[index] ?? null).changes === 1) {
+          inserted[index] = 1;
+          continue;
+        }
+        const existing = select.get(id);
+        if (existing === undefined) throw new Error(`plant ${id} vanished after a conflict`);
+        stored.push([index, existing.name, existing.tag]);
+      }
+      return { inserted, stored };
+    });
+    // BEGIN IMMEDIATE: the write lock is taken at the start, so a busy file fails the whole
+    // batch before anything is applied rather than half-way through.
+    return { db, apply: (batch) => transaction.immediate(batch) };
   } catch (error) {
-    send({ kind: "failed", seq: message.seq, code: codeOf(error), message: String(error) });
+    db.close();
+    throw error;
   }
-});
-send({ kind: "ready" });
+}
+
+let connection: Connection | undefined;
+try {
+  connection = open();
+} catch (error) {
+  // Closing the port (not exiting) lets this message arrive before the thread ends.
+  send({ kind: "open-failed", code: codeOf(error), message: String(error) });
+  port.close();
+}
+
+if (connection !== undefined) {
+  const { db, apply } = connection;
+  port.on("message", (message: ToWriter) => {
+    if (message.kind === "close") {
+      db.close();
+      port.close();
+      return;
+    }
+    try {
+      const outcomes = apply(message);
+      port.postMessage({ kind: "done", seq: message.seq, ...outcomes } satisfies FromWriter, [
+        outcomes.inserted.buffer,
+      ]);
+    } catch (error) {
+      send({ kind: "failed", seq: message.seq, code: codeOf(error), message: String(error) });
+    }
+  });
+  send({ kind: "ready" });
+}

@@ -14,6 +14,8 @@ import { StoreUnavailableError } from "./store.ts";
 
 export interface SqliteWriter {
   write(rows: readonly PlantRow[]): Promise<readonly RowOutcome[]>;
+  /** Starts the thread if need be; resolves once it holds an open connection, else rejects. */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -24,58 +26,79 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
+interface Running {
+  thread: Worker;
+  ready: Promise<void>;
+  /** The batches this thread has not answered yet. */
+  pending: Map<number, Pending>;
+}
+
 export function createSqliteWriter(data: WriterData): SqliteWriter {
-  let worker: Worker | undefined;
+  let running: Running | undefined;
   let closed = false;
   let seq = 0;
-  const pending = new Map<number, Pending>();
 
-  const failAll = (error: Error) => {
-    for (const { reject } of pending.values()) reject(error);
-    pending.clear();
-  };
-
-  const start = (): Worker => {
+  const start = (): Running => {
+    const pending = new Map<number, Pending>();
     const thread = new Worker(THREAD_ENTRY, { workerData: data satisfies WriterData });
+    let opened: (() => void) | undefined;
+    let failed: ((error: Error) => void) | undefined;
+    const ready = new Promise<void>((resolve, reject) => {
+      opened = resolve;
+      failed = reject;
+    });
+    // Whoever asks for readiness sees the failure; a pending write sees it through fail.
+    ready.catch(() => undefined);
+    // The thread is done for: later writes start a new one rather than post to this one,
+    // and what it had not answered fails with this error.
+    const fail = (error: Error) => {
+      if (running?.thread === thread) running = undefined;
+      failed?.(error);
+      for (const { reject } of pending.values()) reject(error);
+      pending.clear();
+    };
     thread.on("message", (message: FromWriter) => {
-      if (message.kind === "ready") return;
-      if (message.kind === "open-failed") {
-        failAll(writeError(message.code, `cannot open the SQLite file: ${message.message}`));
-        return;
+      if (message.kind === "ready") opened?.();
+      else if (message.kind === "open-failed") {
+        fail(writeError(message.code, `cannot open the SQLite file: ${message.message}`));
+      } else {
+        const waiting = pending.get(message.seq);
+        pending.delete(message.seq);
+        if (message.kind === "done") waiting?.resolve(fromOutcomes(message));
+        else waiting?.reject(writeError(message.code, message.message));
       }
-      const waiting = pending.get(message.seq);
-      pending.delete(message.seq);
-      if (message.kind === "done") waiting?.resolve(fromOutcomes(message));
-      else waiting?.reject(writeError(message.code, message.message));
     });
+    // The thread is gone either way; SQLite rolls back the transaction it had open, so
+    // nothing it had not answered is stored, and the same creates may be sent again.
     thread.on("error", (error) =>
-      failAll(new Error(`the SQLite write thread failed: ${String(error)}`, { cause: error })),
+      fail(new StoreUnavailableError(`the SQLite write thread failed: ${String(error)}`)),
     );
-    thread.on("exit", () => {
-      if (worker === thread) worker = undefined;
-      // Whatever it had not answered did not commit (SQLite rolls back an open transaction).
-      failAll(new StoreUnavailableError("the SQLite write thread stopped"));
-    });
-    return thread;
+    thread.on("exit", () => fail(new StoreUnavailableError("the SQLite write thread stopped")));
+    return { thread, ready, pending };
   };
 
   return {
     write(rows) {
       if (closed) return Promise.reject(new StoreUnavailableError("the store is closed"));
-      worker ??= start();
-      const current = worker;
+      running ??= start();
+      const { thread, pending } = running;
       const id = ++seq;
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve, reject });
         const columns = toColumns(rows);
-        current.postMessage({ kind: "batch", seq: id, ...columns } satisfies ToWriter, [
+        thread.postMessage({ kind: "batch", seq: id, ...columns } satisfies ToWriter, [
           columns.ids.buffer,
         ]);
       });
     },
+    ready() {
+      if (closed) return Promise.reject(new StoreUnavailableError("the store is closed"));
+      running ??= start();
+      return running.ready;
+    },
     async close() {
       closed = true;
-      const thread = worker;
+      const thread = running?.thread;
       if (thread === undefined) return;
       const exited = new Promise((resolve) => thread.once("exit", resolve));
       // Queued after every batch already sent, so those commit and are answered first.

@@ -85,8 +85,11 @@ export function openSqliteStore(path: string): Store {
     async ping() {
       try {
         probe.get();
+        // The write thread too: a store that can read but not write is not ready.
+        await writer.ready();
       } catch (error) {
-        throw new StoreUnavailableError(`the SQLite file cannot be read: ${String(error)}`, {
+        if (error instanceof StoreUnavailableError) throw error;
+        throw new StoreUnavailableError(`the SQLite file cannot be used: ${String(error)}`, {
           cause: error,
         });
       }

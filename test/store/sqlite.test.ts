@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
+import { openStore } from "../../src/store/open.ts";
 import { openSqliteStore } from "../../src/store/sqlite.ts";
 import { StoreUnavailableError } from "../../src/store/store.ts";
 import { sqliteEngine } from "../helpers/stores.ts";
@@ -30,6 +31,32 @@ describe("SQLite specifics", () => {
     expect(db.pragma("user_version", { simple: true })).toBe(2);
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
     db.close();
+  });
+
+  it("when the write thread cannot prepare its statements, then ping says unavailable and creates fail as faults", async () => {
+    const path = tempPath("plants.db");
+    const store = openSqliteStore(path);
+    // Broken after this thread opened, before the write thread starts (on first use).
+    const saboteur = new Database(path);
+    saboteur.exec("DROP TABLE plants");
+    saboteur.close();
+    await expect(store.ping()).rejects.toBeInstanceOf(StoreUnavailableError);
+    const failed = await store.create({ id: 1n, name: "x" }).catch((error: Error) => error);
+    expect(String(failed)).toMatch(/no such table: plants/);
+    expect(failed).not.toBeInstanceOf(StoreUnavailableError);
+    await store.close();
+    // Opened afresh, such a file is refused at once.
+    await expect(openStore({ engine: "sqlite", path }, { startupTimeoutMs: 0 })).rejects.toThrow(
+      /no such table: plants/,
+    );
+  });
+
+  it("when the store opens, then the first ping starts the write thread and later ones find it ready", async () => {
+    const store = openSqliteStore(tempPath("plants.db"));
+    await expect(store.ping()).resolves.toBeUndefined();
+    await expect(store.ping()).resolves.toBeUndefined();
+    await store.close();
+    await expect(store.ping()).rejects.toBeInstanceOf(StoreUnavailableError);
   });
 
   it("when the store is open, then its own connection commits with WAL and synchronous=FULL", async () => {
