@@ -15,6 +15,7 @@ import {
   waitUntilRefused,
 } from "../helpers/socket-http.ts";
 import { storeEngines, type TestStore } from "../helpers/stores.ts";
+import { hostAndPort, startTcpProxy, throughProxy } from "../helpers/tcp-proxy.ts";
 
 const TWO_WORKERS = { PLANTSTORE_WORKERS: "2" } as const;
 
@@ -91,6 +92,38 @@ describe.each(storeEngines)("PLANTSTORE_WORKERS=2 on $name", (engine) => {
     );
     for (let i = 0; i < 10; i++) {
       expectPlantAnswer(await post(server.url, plantJson(uniqueId(), "after")), { name: "after" });
+    }
+  });
+});
+
+const postgres = storeEngines.find((engine) => engine.name === "postgres");
+
+describe.runIf(postgres !== undefined)("the supervisor, with PostgreSQL away", () => {
+  test("when it is stopped while a replacement worker is still starting, then it still exits 0", async () => {
+    const db = await postgres?.create();
+    if (db === undefined) throw new Error("no PostgreSQL");
+    const proxy = await startTcpProxy(hostAndPort(db.url));
+    try {
+      const server = await startServer({
+        databaseUrl: throughProxy(db.url, proxy),
+        env: { ...TWO_WORKERS, DATABASE_STARTUP_TIMEOUT_MS: "60000" },
+      });
+      await waitUntil(() => listeningWorkers(server).size === 2, "both workers listen", 20_000);
+      // The database goes away, then a worker dies: its replacement is stuck in start-up,
+      // retrying the database, before it has any SIGTERM handler of its own.
+      await proxy.stop();
+      const [victim] = [...listeningWorkers(server)];
+      if (victim === undefined) throw new Error("no worker pid logged");
+      process.kill(victim, "SIGKILL");
+      await waitUntil(
+        () => /unreachable .*; retrying in/.test(server.stderr()),
+        "the replacement worker retries the database",
+        20_000,
+      );
+      expect(await server.stop()).toEqual({ code: 0, signal: null });
+    } finally {
+      await proxy.close();
+      await db.destroy();
     }
   });
 });
