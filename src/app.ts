@@ -113,7 +113,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       ...documentationHandlers(app, options.publicUrl),
     },
   });
-  addRequestMetrics(app, metrics, (method, target) => operationIdOf(api, method, target));
+  // A request that took one of the per-operation routes below is labelled from the route;
+  // any other is matched again, as openapi-backend routed it.
+  addRequestMetrics(
+    app,
+    metrics,
+    (request) =>
+      routedOperation(request)?.operationId ?? operationIdOf(api, request.method, request.url),
+  );
   addSecurityHeaders(app);
   echoRequestId(app);
   await addCors(app, send, ops.corsOrigins);
@@ -186,13 +193,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       method: operation.method.toUpperCase() as HTTPMethods,
       url: operation.path,
       exposeHeadRoute: false,
-      handler: (request, reply) =>
-        handle(
-          request,
-          reply,
-          undefined,
-          pathOf(request.url) === operation.path ? operation : undefined,
-        ),
+      config: { operation },
+      handler: (request, reply) => handle(request, reply, undefined, routedOperation(request)),
     });
   }
 
@@ -258,6 +260,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   return app;
+}
+
+/**
+ * The operation of the per-operation route that matched, if the target's raw path is the
+ * document's exactly (Fastify also matches %XX-encoded forms, which openapi-backend does not).
+ */
+function routedOperation(request: FastifyRequest): Operation | undefined {
+  const { operation } = request.routeOptions.config as { operation?: Operation };
+  return operation !== undefined && pathOf(request.url) === operation.path ? operation : undefined;
 }
 
 /** The path of a request target as received, without its query. */

@@ -1,6 +1,6 @@
 // Prometheus metrics (prom-client). Each app has a registry of its own, so tests can build many
 // apps; process and event-loop metrics are process-wide by nature and collected once.
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
 import { authFailureOf } from "../http/auth-failure.ts";
 import type { OperationHandler } from "../openapi/backend.ts";
@@ -69,12 +69,12 @@ export function createMetrics(): Metrics {
 export function addRequestMetrics(
   app: FastifyInstance,
   metrics: Metrics,
-  operationOf: (method: string, target: string) => string | undefined,
+  operationOf: (request: FastifyRequest) => string | undefined,
 ): void {
   app.addHook("onResponse", async (request, reply) => {
     const labels = {
       // Unrouted paths share one label, so no client can grow the series without bound.
-      route: operationOf(request.method, request.url) ?? "unmatched",
+      route: operationOf(request) ?? "unmatched",
       method: request.method,
       status: String(reply.statusCode),
     };

@@ -44,6 +44,8 @@ describe.each(storeEngines)("metrics ($name)", (engine) => {
         headers: { authorization: "Bearer not-a-token-0123456789" },
       });
       await t.app.inject({ method: "GET", url: `/nowhere/${uniqueId()}` });
+      // Fastify's router takes this for /plants; openapi-backend does not, nor do the labels.
+      await t.app.inject({ method: "POST", url: "/pl%61nts", headers: AUTH });
 
       const text = await scrape(t.app);
       expect(sample(text, "plantstore_plants_created_total")).toBe(1);
@@ -62,6 +64,13 @@ describe.each(storeEngines)("metrics ($name)", (engine) => {
       expect(
         sample(text, 'plantstore_http_requests_total{route="unmatched",method="GET",status="404"}'),
       ).toBe(1);
+      expect(
+        sample(
+          text,
+          'plantstore_http_requests_total{route="unmatched",method="POST",status="404"}',
+        ),
+      ).toBe(1);
+      expect(text).not.toMatch(/route="createPlant",method="POST",status="404"/);
       expect(sample(text, 'plantstore_auth_failures_total{reason="missing"}')).toBe(1);
       expect(sample(text, 'plantstore_auth_failures_total{reason="invalid_token"}')).toBe(1);
       expect(sample(text, 'plantstore_store_commit_seconds_count{outcome="created"}')).toBe(1);
