@@ -2,6 +2,7 @@
 // the first write, one batch in flight at a time, restarted if it ever dies.
 import { Worker } from "node:worker_threads";
 import type { RowOutcome } from "./batch-outcome.ts";
+import { lockedError } from "./sqlite-errors.ts";
 import {
   type FromWriter,
   fromOutcomes,
@@ -108,10 +109,9 @@ export function createSqliteWriter(data: WriterData): SqliteWriter {
   };
 }
 
-// Another process held the write lock past busy_timeout: the file is busy, not broken.
 function writeError(code: string | undefined, message: string): Error {
-  if (code === "SQLITE_BUSY" || code === "SQLITE_LOCKED") {
-    return new StoreUnavailableError(`the SQLite file stayed locked: ${message}`);
-  }
-  return Object.assign(new Error(`SQLite write failed: ${message}`), { code });
+  return (
+    lockedError(code, message) ??
+    Object.assign(new Error(`SQLite write failed: ${message}`), { code })
+  );
 }

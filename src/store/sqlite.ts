@@ -7,6 +7,7 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { type RowOutcome, resultOf, toPlant } from "./batch-outcome.ts";
 import { createBatcher } from "./batcher.ts";
+import { lockedError } from "./sqlite-errors.ts";
 import { migrateSqlite } from "./sqlite-migrations.ts";
 import { createSqliteTokenStore } from "./sqlite-tokens.ts";
 import { createSqliteWriter } from "./sqlite-writer.ts";
@@ -113,12 +114,8 @@ export function busyAsUnavailable<T>(write: () => T): T {
   try {
     return write();
   } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (code === "SQLITE_BUSY" || code === "SQLITE_LOCKED") {
-      throw new StoreUnavailableError(`the SQLite file stayed locked: ${String(error)}`, {
-        cause: error,
-      });
-    }
+    const locked = lockedError((error as { code?: unknown }).code, String(error));
+    if (locked !== undefined) throw Object.assign(locked, { cause: error });
     throw error;
   }
 }
