@@ -18,16 +18,13 @@ import { type Config, defaultOpsConfig, type OpsConfig } from "./config.ts";
 import { documentationHandlers } from "./docs/handlers.ts";
 import { createPlantHandler } from "./handlers/create-plant.ts";
 import { type Body, interpretBody, problem } from "./http/body.ts";
+import { type ConnectionGuard, guardConnections } from "./http/connections.ts";
 import { addCors } from "./http/cors.ts";
 import { addDraining } from "./http/draining.ts";
 import { addOverloadGuard } from "./http/overload.ts";
 import { addRateLimits, refusalOf } from "./http/rate-limit.ts";
 import { parserErrorResponse, writeRawResponse } from "./http/raw-response.ts";
-import {
-  checkRequestHead,
-  declaredContentType,
-  setAsideUnparseableContentType,
-} from "./http/request-head.ts";
+import { checkRequestHead, declaredContentType, setAsideContentType } from "./http/request-head.ts";
 import { echoRequestId, requestIdFor } from "./http/request-id.ts";
 import { logAnswered, OneLinePerRequest } from "./http/request-log.ts";
 import { type ApiResponse, errorResponse } from "./http/responses.ts";
@@ -65,6 +62,8 @@ export interface AppOptions {
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { store, logLevel, logStream, ops = defaultOpsConfig() } = options;
+  // Set once the server exists; the parser's refusals wait on it (see connections.ts).
+  let connections: ConnectionGuard | undefined;
   const app = Fastify({
     logger: logStream === undefined ? { level: logLevel } : { level: logLevel, stream: logStream },
     logController: new OneLinePerRequest(),
@@ -89,7 +88,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         { status: response.status, code: error.code },
         "request refused by the HTTP parser",
       );
-      writeRawResponse(socket, response);
+      const write = () => writeRawResponse(socket, response);
+      if (connections === undefined) write();
+      else connections.afterPendingAnswers(socket, write);
     },
     frameworkErrors: (error, request, reply) => {
       // Fastify skips its completion logging on this path; log the answer here instead.
@@ -103,6 +104,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // ---- Operating (README "Operating"): metrics, probes, CORS, overload, rate limits ----
   app.server.maxConnections = ops.maxConnections;
   const metrics = createMetrics();
+  connections = guardConnections(
+    app.server,
+    {
+      sendTimeoutMs: ops.sendTimeoutMs,
+      closeTimeoutMs: ops.closeTimeoutMs,
+      maxPerAddress: ops.maxConnectionsPerAddress,
+    },
+    () => metrics.connectionsDropped.inc(),
+  );
+  const guard = connections;
+  app.addHook("onClose", () => guard.close());
+  // Every header line is collected, so that none can hide a repeated Authorization or
+  // Content-Type past Node's default of 2000 (checkRequestHead refuses over 200 of them).
+  app.server.maxHeadersCount = 0;
   const api = await createBackend({
     authenticator,
     metricsToken: ops.metricsToken === undefined ? undefined : metricsTokenCheck(ops.metricsToken),
@@ -132,7 +147,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook("onRequest", async (request, reply) => {
     const refusal = checkRequestHead(request);
     if (refusal !== undefined) return send(reply, refusal);
-    setAsideUnparseableContentType(request);
+    setAsideContentType(request);
   });
 
   // Every body is kept as raw bytes whatever its content type: what it means is decided

@@ -79,7 +79,13 @@ export interface OpsConfig {
   headersTimeoutMs: number;
   requestTimeoutMs: number;
   keepAliveTimeoutMs: number;
+  /** An answer the client has not taken in full within this is abandoned (connection destroyed). */
+  sendTimeoutMs: number;
+  /** A connection the server has closed is destroyed if the client has not closed it within this. */
+  closeTimeoutMs: number;
   maxConnections: number;
+  /** Open connections one client address may hold; 0 for no cap. */
+  maxConnectionsPerAddress: number;
   /** Event-loop delay past which requests get 503; 0 disables the check. */
   maxEventLoopDelayMs: number;
   /** How long a graceful shutdown may take before the process exits 1 anyway. */
@@ -122,7 +128,10 @@ export const DEFAULTS = {
   PLANTSTORE_HEADERS_TIMEOUT_MS: "10000",
   PLANTSTORE_REQUEST_TIMEOUT_MS: "30000",
   PLANTSTORE_KEEPALIVE_TIMEOUT_MS: "72000",
+  PLANTSTORE_SEND_TIMEOUT_MS: "30000",
+  PLANTSTORE_CLOSE_TIMEOUT_MS: "5000",
   PLANTSTORE_MAX_CONNECTIONS: "1000",
+  PLANTSTORE_MAX_CONNECTIONS_PER_ADDRESS: "100",
   PLANTSTORE_MAX_EVENT_LOOP_DELAY_MS: "1000",
   PLANTSTORE_SHUTDOWN_TIMEOUT_MS: "10000",
   PLANTSTORE_WORKERS: "1",
@@ -248,9 +257,24 @@ export const SETTINGS: readonly SettingInfo[] = [
     meaning: "an idle keep-alive connection is closed after",
   },
   {
+    name: "PLANTSTORE_SEND_TIMEOUT_MS",
+    default: DEFAULTS.PLANTSTORE_SEND_TIMEOUT_MS,
+    meaning: "an answer the client has not taken within this is dropped",
+  },
+  {
+    name: "PLANTSTORE_CLOSE_TIMEOUT_MS",
+    default: DEFAULTS.PLANTSTORE_CLOSE_TIMEOUT_MS,
+    meaning: "a connection the server closed is destroyed after",
+  },
+  {
     name: "PLANTSTORE_MAX_CONNECTIONS",
     default: DEFAULTS.PLANTSTORE_MAX_CONNECTIONS,
     meaning: "open connections at most; more are closed at once",
+  },
+  {
+    name: "PLANTSTORE_MAX_CONNECTIONS_PER_ADDRESS",
+    default: DEFAULTS.PLANTSTORE_MAX_CONNECTIONS_PER_ADDRESS,
+    meaning: "open connections one client address may hold (0: no cap)",
   },
   {
     name: "PLANTSTORE_MAX_EVENT_LOOP_DELAY_MS",
@@ -301,7 +325,9 @@ export function parsePublicUrl(raw: string | undefined): string | undefined {
   if (!(url.protocol === "http:" || url.protocol === "https:") || !plain || raw.includes("?")) {
     throw new ConfigError(problem);
   }
-  return url.href.replace(/\/+$/, "");
+  let href = url.href;
+  while (href.endsWith("/")) href = href.slice(0, -1);
+  return href;
 }
 
 type NumericSetting = Exclude<
@@ -467,7 +493,10 @@ function parseOps(env: Env): OpsConfig {
     headersTimeoutMs,
     requestTimeoutMs,
     keepAliveTimeoutMs: setting(env, "PLANTSTORE_KEEPALIVE_TIMEOUT_MS", 1000, 600_000),
+    sendTimeoutMs: setting(env, "PLANTSTORE_SEND_TIMEOUT_MS", 100, 3_600_000),
+    closeTimeoutMs: setting(env, "PLANTSTORE_CLOSE_TIMEOUT_MS", 100, 600_000),
     maxConnections: setting(env, "PLANTSTORE_MAX_CONNECTIONS", 1, 1_000_000),
+    maxConnectionsPerAddress: setting(env, "PLANTSTORE_MAX_CONNECTIONS_PER_ADDRESS", 0, 1_000_000),
     maxEventLoopDelayMs: setting(env, "PLANTSTORE_MAX_EVENT_LOOP_DELAY_MS", 0, 60_000),
     shutdownTimeoutMs: setting(env, "PLANTSTORE_SHUTDOWN_TIMEOUT_MS", 1000, 600_000),
   };

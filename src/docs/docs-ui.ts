@@ -66,14 +66,16 @@ export function docsHandlers(publicUrl: string | undefined): {
       publicUrl === undefined ? undefined : new URL(publicUrl).origin,
     ),
   };
-  const cache = new Map<string, string>();
-  const read = (path: string): string => {
-    let text = cache.get(path);
-    if (text === undefined) {
-      text = readFileSync(path, "utf8");
-      cache.set(path, text);
+  // Kept as bytes and sent as they are: every answer shares the one buffer, so many clients
+  // downloading (or not reading) the 1.7 MB bundle cost no copy each.
+  const cache = new Map<string, Buffer>();
+  const read = (path: string): Buffer => {
+    let bytes = cache.get(path);
+    if (bytes === undefined) {
+      bytes = readFileSync(path);
+      cache.set(path, bytes);
     }
-    return text;
+    return bytes;
   };
   return {
     getDocs: async () => ({

@@ -7,31 +7,77 @@ export const INT64_MAX = 2n ** 63n - 1n;
 
 export const isInt64 = (value: bigint): boolean => value >= INT64_MIN && value <= INT64_MAX;
 
-const NUMBER_LITERAL = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 // More digits than this cannot be an int64, whatever the sign.
 const MAX_INT64_DIGITS = 19;
 
 /**
  * The exact value of a JSON number literal if it is an integer (`1.0` and `1e2` are),
- * or null if it has a fractional part. Values far outside int64 come back as a value
- * just as far outside, without building huge BigInts from exponents like 1e999999.
+ * or null if it has a fractional part or is not a number literal. Values far outside int64
+ * come back as a value just as far outside, without building huge BigInts from exponents
+ * like 1e999999. One pass over the text: no pattern that could backtrack on a long literal.
  */
 export function integerFromLiteral(literal: string): bigint | null {
-  const match = NUMBER_LITERAL.exec(literal);
-  if (match === null) return null;
-  const [, sign = "", whole = "", fraction = "", exponent = "0"] = match;
-  let digits = (whole + fraction).replace(/^0+/, "");
-  let scale = Number(exponent) - fraction.length;
-  if (digits === "") return 0n;
-  const trailingZeros = digits.length - digits.replace(/0+$/, "").length;
-  digits = digits.slice(0, digits.length - trailingZeros);
-  scale += trailingZeros;
+  const parts = numberParts(literal);
+  if (parts === undefined) return null;
+  const { negative, digits: all, pointAt, exponent } = parts;
+  // Significant digits only: no leading zeros, and trailing zeros moved into the scale.
+  let first = 0;
+  while (first < all.length && all[first] === "0") first++;
+  let last = all.length;
+  while (last > first && all[last - 1] === "0") last--;
+  if (first === last) return 0n;
+  const scale = exponent + pointAt - last;
   if (scale < 0) return null;
+  const digits = all.slice(first, last);
   const magnitude =
     digits.length + scale > MAX_INT64_DIGITS + 1
       ? 10n ** BigInt(MAX_INT64_DIGITS + 1)
       : BigInt(digits) * 10n ** BigInt(scale);
-  return sign === "-" ? -magnitude : magnitude;
+  return negative ? -magnitude : magnitude;
+}
+
+interface NumberParts {
+  negative: boolean;
+  /** Every digit before and after the point, in order. */
+  digits: string;
+  /** How many of `digits` come before the point. */
+  pointAt: number;
+  exponent: number;
+}
+
+const isDigit = (c: string | undefined): boolean => c !== undefined && c >= "0" && c <= "9";
+
+/** `-?digits(.digits)?([eE][+-]?digits)?`, read in one pass, or undefined. */
+function numberParts(text: string): NumberParts | undefined {
+  let i = 0;
+  const negative = text[i] === "-";
+  if (negative) i++;
+  const digitsFrom = (from: number): number => {
+    let j = from;
+    while (isDigit(text[j])) j++;
+    return j;
+  };
+  const wholeEnd = digitsFrom(i);
+  if (wholeEnd === i) return undefined;
+  let digits = text.slice(i, wholeEnd);
+  const pointAt = digits.length;
+  i = wholeEnd;
+  if (text[i] === ".") {
+    const fractionEnd = digitsFrom(i + 1);
+    if (fractionEnd === i + 1) return undefined;
+    digits += text.slice(i + 1, fractionEnd);
+    i = fractionEnd;
+  }
+  let exponent = 0;
+  if (text[i] === "e" || text[i] === "E") {
+    const sign = text[i + 1] === "-" ? -1 : 1;
+    const from = text[i + 1] === "-" || text[i + 1] === "+" ? i + 2 : i + 1;
+    const end = digitsFrom(from);
+    if (end === from) return undefined;
+    exponent = sign * Number(text.slice(from, end));
+    i = end;
+  }
+  return i === text.length ? { negative, digits, pointAt, exponent } : undefined;
 }
 
 /**

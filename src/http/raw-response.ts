@@ -1,5 +1,7 @@
 // Answers written straight to a socket, for requests that never become a Fastify request:
-// ones Node's HTTP parser rejects, and CONNECT. The connection is closed after the answer.
+// ones Node's HTTP parser rejects, and CONNECT. The connection is closed after the answer; for
+// the parser's refusals, app.ts waits (src/http/connections.ts) until every request received
+// before the bad bytes has been answered.
 import { type ServerResponse, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import { type ApiResponse, errorResponse } from "./responses.ts";
@@ -11,18 +13,10 @@ export function writeRawResponse(socket: Duplex, response: ApiResponse): void {
     return;
   }
   const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
-  if (inFlight !== null && inFlight !== undefined && !inFlight.writableFinished) {
-    if (inFlight.req.complete) {
-      // A request received in full is being answered (its plant may already be stored):
-      // let that answer go out first, then refuse what was pipelined behind it.
-      inFlight.once("finish", () => writeRawResponse(socket, response));
-      return;
-    }
-    if (inFlight.headersSent) {
-      // Never write into the middle of another answer.
-      socket.destroy();
-      return;
-    }
+  if (inFlight?.headersSent === true && !inFlight.writableFinished) {
+    // Never write into the middle of another answer.
+    socket.destroy();
+    return;
   }
   const body = JSON.stringify(response.body);
   const headers = Object.entries({ ...SECURITY_HEADERS, ...response.headers })
@@ -35,6 +29,10 @@ export function writeRawResponse(socket: Duplex, response: ApiResponse): void {
       "Connection: close\r\n\r\n" +
       body,
   );
+  // Whatever else the client sends is read and dropped, so that unread bytes do not turn our
+  // close into a reset that could discard this answer; src/http/connections.ts destroys the
+  // connection if the client does not close its side in time.
+  socket.resume();
 }
 
 /** What Node's HTTP parser could not accept, in the contract's shape. */

@@ -5,44 +5,56 @@ import { type ApiResponse, errorResponse } from "./responses.ts";
 
 // Headers that must appear at most once: Node keeps the first of several silently, so a
 // request carrying two would be read differently by us and by any proxy in front of us.
-const SINGLETON_HEADERS = ["authorization", "content-type", "content-length", "host"];
+const SINGLETON_HEADERS = new Set(["authorization", "content-type", "content-length", "host"]);
 
-/** A 400 for a head that cannot be read unambiguously, or undefined. */
+/**
+ * Most header lines a request may carry. Node would stop collecting them at 2000 and a
+ * second Authorization after that would go unseen, so every line is collected (the 16 KiB
+ * head limit bounds them) and a head with more than this many is refused.
+ */
+export const MAX_HEADER_LINES = 200;
+
+/** A 400 or 431 for a head that cannot be read unambiguously, or undefined. */
 export function checkRequestHead(request: FastifyRequest): ApiResponse | undefined {
+  const raw = request.raw.rawHeaders;
+  if (raw.length / 2 > MAX_HEADER_LINES) {
+    return errorResponse(431, `the request has more than ${MAX_HEADER_LINES} header lines`);
+  }
   if (request.raw.httpVersion === "1.1" && request.headers.host === undefined) {
     return errorResponse(400, "an HTTP/1.1 request needs a Host header");
   }
-  const seen = new Set<string>();
-  const raw = request.raw.rawHeaders;
+  let seen: string[] | undefined;
   for (let i = 0; i < raw.length; i += 2) {
     const name = (raw[i] ?? "").toLowerCase();
-    if (!SINGLETON_HEADERS.includes(name)) continue;
-    if (seen.has(name)) return errorResponse(400, `the ${name} header appears more than once`);
-    seen.add(name);
+    if (!SINGLETON_HEADERS.has(name)) continue;
+    seen ??= [];
+    if (seen.includes(name)) return errorResponse(400, `the ${name} header appears more than once`);
+    seen.push(name);
   }
   return undefined;
 }
 
-// RFC 9110 media-type: type "/" subtype *( OWS ";" OWS [ parameter ] ).
-const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
-const MEDIA_TYPE = new RegExp(
-  `^${TOKEN}/${TOKEN}(?:[ \\t]*;[ \\t]*(?:${TOKEN}=(?:${TOKEN}|"(?:[^"\\\\]|\\\\.)*"))?)*[ \\t]*$`,
-);
-
-const declared = new WeakMap<FastifyRequest, string>();
+const DECLARED_CONTENT_TYPE = Symbol("declared content type");
+type WithDeclared = FastifyRequest & { [DECLARED_CONTENT_TYPE]?: string | undefined };
+// What Fastify sees instead: one fixed value, so its own parsing never meets client text.
+const NEUTRAL_CONTENT_TYPE = "application/octet-stream";
 
 /**
- * Fastify refuses a Content-Type it cannot parse before any route runs, which would put
- * 415 ahead of 404, 401 and 413. Such a header is set aside and replaced by a neutral
- * one, so the body is received as usual and src/http/body.ts judges the original.
+ * Fastify parses the Content-Type before any route runs and refuses one it cannot read,
+ * which would put 415 ahead of 404, 401 and 413 (and run its parser on text no client
+ * should be able to make us work on before authenticating). The header is set aside and
+ * replaced by a neutral one, so the body is received as bytes and src/http/body.ts judges
+ * the original once the caller is authenticated. A missing one stays missing for body.ts,
+ * but Fastify sees the neutral one, so a body-carrying method without it (QUERY) is routed
+ * like any other request instead of being refused first.
  */
-export function setAsideUnparseableContentType(request: FastifyRequest): void {
-  const value = request.headers["content-type"];
-  if (value === undefined || MEDIA_TYPE.test(value)) return;
-  declared.set(request, value);
-  request.headers["content-type"] = "application/octet-stream";
+export function setAsideContentType(request: FastifyRequest): void {
+  (request as WithDeclared)[DECLARED_CONTENT_TYPE] = request.headers["content-type"];
+  request.headers["content-type"] = NEUTRAL_CONTENT_TYPE;
 }
 
-/** The Content-Type the client sent. */
+/** The Content-Type the client sent, if any. */
 export const declaredContentType = (request: FastifyRequest): string | undefined =>
-  declared.get(request) ?? request.headers["content-type"];
+  DECLARED_CONTENT_TYPE in request
+    ? (request as WithDeclared)[DECLARED_CONTENT_TYPE]
+    : request.headers["content-type"];

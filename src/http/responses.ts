@@ -6,8 +6,8 @@ export type PlantBody = components["schemas"]["Plant"];
 
 export interface ApiResponse {
   status: number;
-  /** A schema's JSON body, or the text of a non-JSON answer (`/metrics`). */
-  body: components["schemas"][keyof components["schemas"]] | string;
+  /** A schema's JSON body, or the text or bytes of a non-JSON answer (`/metrics`, `/docs`). */
+  body: components["schemas"][keyof components["schemas"]] | string | Buffer;
   headers?: Readonly<Record<string, string>>;
   /** The Content-Type of a body that is not JSON; JSON (UTF-8) when absent. */
   contentType?: string;
@@ -21,11 +21,11 @@ type DocumentedAnswer<R, Status> = R extends { content: infer Content }
   ? {
       [Media in keyof Content]: {
         status: Status;
-        body: Content[Media];
         headers?: Headers;
       } & (Media extends "application/json"
-        ? { contentType?: undefined }
-        : { contentType: `${Media & string}${string}` });
+        ? { body: Content[Media]; contentType?: undefined }
+        : // Text may also be sent as the bytes of its encoding.
+          { body: Content[Media] | Buffer; contentType: `${Media & string}${string}` });
     }[keyof Content]
   : never;
 

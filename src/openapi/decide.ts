@@ -68,8 +68,12 @@ export function operationIdOf(
  * dot-segment or percent normalisation, so it routes exactly like the origin form.
  */
 function originForm(target: string): string {
-  const match = /^https?:\/\/[^/?#]*(.*)$/i.exec(target);
-  if (match === null) return target;
-  const rest = match[1] ?? "";
+  if (target.startsWith("/")) return target;
+  const scheme = /^https?:\/\//i.exec(target);
+  if (scheme === null) return target;
+  // The authority ends at the first "/", "?" or "#"; what follows is kept as sent.
+  let end = scheme[0].length;
+  while (end < target.length && !"/?#".includes(target[end] ?? "")) end++;
+  const rest = target.slice(end);
   return rest.startsWith("/") ? rest : `/${rest}`;
 }

@@ -59,7 +59,7 @@ export function createMetrics(): Metrics {
     }),
     connectionsDropped: new Counter({
       name: "plantstore_connections_dropped_total",
-      help: "Connections closed on arrival because PLANTSTORE_MAX_CONNECTIONS were open",
+      help: "Connections closed on arrival: PLANTSTORE_MAX_CONNECTIONS were open, or PLANTSTORE_MAX_CONNECTIONS_PER_ADDRESS from its address",
       registers,
     }),
   };

@@ -1,0 +1,145 @@
+// Deadlines and caps for every connection, for the phases Node's own timeouts do not cover:
+// an answer the client does not take (a slow or stalled reader), a connection the server has
+// closed its side of but the client has not (half-open), and one address holding many slots.
+// A sweep looks at each open connection about once a second, so no request pays for this.
+// It also knows the answers each connection is still owed, so that a refusal written straight
+// to the socket (malformed HTTP after pipelined requests) comes after every one of them instead
+// of cutting them off.
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import { isIPv6 } from "node:net";
+import type { Duplex } from "node:stream";
+
+export interface ConnectionLimits {
+  /** An answer the client has not taken in full within this is abandoned: the connection is destroyed. */
+  sendTimeoutMs: number;
+  /** A connection whose server side is closed is destroyed when the client has not closed within this. */
+  closeTimeoutMs: number;
+  /** Open connections one client address may hold (IPv6 by /64); 0 for no cap. */
+  maxPerAddress: number;
+}
+
+export interface ConnectionGuard {
+  /**
+   * Writes `write`'s bytes once every request already received on the socket has been
+   * answered, then the connection closes. For answers that are not a request's own.
+   */
+  afterPendingAnswers(socket: Duplex, write: () => void): void;
+  /** Stops the sweep. */
+  close(): void;
+}
+
+interface Tracked {
+  address: string;
+  /** Answers to requests received on this connection that are not done yet. */
+  pending: Set<ServerResponse>;
+  /** Since when the socket has had bytes the client has not taken, or undefined. */
+  backloggedSince: number | undefined;
+  /** Since when the server's side has been closed while the client's is open, or undefined. */
+  endedSince: number | undefined;
+}
+
+const TRACKED = Symbol("plantstore connection");
+type GuardedSocket = Socket & { [TRACKED]?: Tracked };
+
+export function guardConnections(
+  server: Server,
+  limits: ConnectionLimits,
+  onDropped: () => void,
+): ConnectionGuard {
+  const open = new Set<GuardedSocket>();
+  const perAddress = new Map<string, number>();
+
+  server.on("connection", (socket: GuardedSocket) => {
+    const address = addressKey(socket.remoteAddress);
+    const held = perAddress.get(address) ?? 0;
+    if (limits.maxPerAddress > 0 && held >= limits.maxPerAddress) {
+      onDropped();
+      socket.destroy();
+      return;
+    }
+    perAddress.set(address, held + 1);
+    const tracked: Tracked = {
+      address,
+      pending: new Set(),
+      backloggedSince: undefined,
+      endedSince: undefined,
+    };
+    socket[TRACKED] = tracked;
+    open.add(socket);
+    socket.once("close", () => {
+      open.delete(socket);
+      const left = (perAddress.get(address) ?? 1) - 1;
+      if (left === 0) perAddress.delete(address);
+      else perAddress.set(address, left);
+    });
+  });
+
+  server.on("request", (request: IncomingMessage, response: ServerResponse) => {
+    const tracked = (request.socket as GuardedSocket)[TRACKED];
+    if (tracked === undefined) return;
+    tracked.pending.add(response);
+    // "close" comes once the answer is done (or the connection gone), after Node has handed
+    // the socket to the next pipelined answer.
+    response.once("close", () => tracked.pending.delete(response));
+  });
+
+  const sweep = setInterval(
+    () => sweepConnections(open, limits, Date.now()),
+    Math.min(1000, limits.sendTimeoutMs / 4, limits.closeTimeoutMs / 4),
+  );
+  sweep.unref();
+
+  return {
+    afterPendingAnswers(socket, write) {
+      const tracked = (socket as GuardedSocket)[TRACKED];
+      // Only requests received in full are owed an answer: one cut short by the very error
+      // being answered (a body that timed out, say) never will be.
+      const owed = [...(tracked?.pending ?? [])].filter((response) => response.req.complete);
+      let left = owed.length;
+      if (left === 0) write();
+      for (const response of owed) {
+        response.once("close", () => {
+          left--;
+          if (left === 0) write();
+        });
+      }
+    },
+    close: () => clearInterval(sweep),
+  };
+}
+
+function sweepConnections(open: Set<GuardedSocket>, limits: ConnectionLimits, now: number): void {
+  for (const socket of open) {
+    const tracked = socket[TRACKED];
+    if (tracked === undefined || socket.destroyed) continue;
+    if (socket.writableLength > 0) tracked.backloggedSince ??= now;
+    else tracked.backloggedSince = undefined;
+    if (socket.writableEnded) tracked.endedSince ??= now;
+    const stalled =
+      tracked.backloggedSince !== undefined &&
+      now - tracked.backloggedSince >= limits.sendTimeoutMs;
+    const halfOpen =
+      tracked.endedSince !== undefined && now - tracked.endedSince >= limits.closeTimeoutMs;
+    // A reset, not a FIN: the kernel drops what the client never took instead of holding it.
+    if (stalled || halfOpen) socket.resetAndDestroy();
+  }
+}
+
+/** One client: an IPv4 address, or an IPv6 address's /64 (one subscriber's usual share). */
+export function addressKey(address: string | undefined): string {
+  if (address === undefined) return "unknown";
+  if (address.startsWith("::ffff:") && address.includes(".")) return address.slice(7);
+  if (!isIPv6(address)) return address;
+  return expandIPv6(address).slice(0, 4).join(":");
+}
+
+function expandIPv6(address: string): string[] {
+  const [head = "", tail] = address.split("::");
+  const left = head === "" ? [] : head.split(":");
+  const right = tail === undefined || tail === "" ? [] : tail.split(":");
+  const zeros = Array.from({ length: Math.max(0, 8 - left.length - right.length) }, () => "0");
+  return [...left, ...(tail === undefined ? [] : zeros), ...right].map((group) =>
+    group.toLowerCase().replace(/^0+(?=.)/, ""),
+  );
+}
