@@ -46,6 +46,33 @@ export function createPostgresTokenStore(sql: PostgresClient): TokenStore {
       mapped(async () =>
         (await sql<Row[]>`SELECT * FROM api_tokens ORDER BY created_at, id`).map(toRecord),
       ),
+    findByHashes: (hashes) =>
+      mapped(async () =>
+        (await sql<Row[]>`SELECT * FROM api_tokens WHERE hash = ANY(${[...hashes]}::text[])`).map(
+          toRecord,
+        ),
+      ),
+    hasAny: () =>
+      mapped(async () => {
+        const [row] = await sql<{ found: boolean }[]>`
+          SELECT EXISTS (SELECT 1 FROM api_tokens) AS found`;
+        return row?.found === true;
+      }),
+    hasUsable: (now) =>
+      mapped(async () => {
+        // The partial index on unrevoked names keeps this to the unrevoked rows.
+        const [row] = await sql<{ found: boolean }[]>`
+          SELECT EXISTS (SELECT 1 FROM api_tokens
+                         WHERE revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ${now}))
+                 AS found`;
+        return row?.found === true;
+      }),
+    purge: (before) =>
+      mapped(async () => {
+        const result = await sql`
+          DELETE FROM api_tokens WHERE revoked_at < ${before} OR expires_at < ${before}`;
+        return result.count;
+      }),
     revoke: (idOrName, at) =>
       mapped(() =>
         sql.begin(async (tx): Promise<RevokeResult> => {
