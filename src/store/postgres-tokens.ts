@@ -15,6 +15,7 @@ import {
 type Row = TokenRow<Date>;
 
 const UNIQUE_VIOLATION = "23505";
+const PURGE_ROWS_PER_STATEMENT = 10_000;
 
 export function createPostgresTokenStore(sql: PostgresClient): TokenStore {
   const mapped = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -69,9 +70,16 @@ export function createPostgresTokenStore(sql: PostgresClient): TokenStore {
       }),
     purge: (before) =>
       mapped(async () => {
-        const result = await sql`
-          DELETE FROM api_tokens WHERE revoked_at < ${before} OR expires_at < ${before}`;
-        return result.count;
+        // In slices, so a first purge of millions of rows stays within statement_timeout.
+        let removed = 0;
+        for (;;) {
+          const { count } = await sql`
+            DELETE FROM api_tokens WHERE id IN (
+              SELECT id FROM api_tokens WHERE revoked_at < ${before} OR expires_at < ${before}
+              LIMIT ${PURGE_ROWS_PER_STATEMENT})`;
+          removed += count;
+          if (count < PURGE_ROWS_PER_STATEMENT) return removed;
+        }
       }),
     revoke: (idOrName, at) =>
       mapped(() =>
