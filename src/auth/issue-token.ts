@@ -37,10 +37,8 @@ export async function issueToken(store: TokenStore, request: TokenRequest): Prom
 export const INITIAL_TOKEN_NAME = "initial";
 
 /** Whether any managed token can still be used (neither revoked nor expired). */
-export async function hasUsableToken(store: TokenStore, now = new Date()): Promise<boolean> {
-  return (await store.list()).some(
-    (token) => token.revokedAt === null && (token.expiresAt === null || token.expiresAt > now),
-  );
+export function hasUsableToken(store: TokenStore, now = new Date()): Promise<boolean> {
+  return store.hasUsable(now);
 }
 
 /**
@@ -49,7 +47,7 @@ export async function hasUsableToken(store: TokenStore, now = new Date()): Promi
  * among unrevoked tokens); the others get undefined, as every later start does.
  */
 export async function issueInitialToken(store: TokenStore): Promise<IssuedToken | undefined> {
-  if ((await store.list()).length > 0) return undefined;
+  if (await store.hasAny()) return undefined;
   try {
     return await issueToken(store, { name: INITIAL_TOKEN_NAME });
   } catch (error) {

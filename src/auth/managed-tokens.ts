@@ -1,20 +1,28 @@
-// Managed tokens as the server sees them: an in-memory view of the whole token table, read
-// again every second, so a revocation or a new token reaches every instance within about a
-// second without a restart. While the table cannot be read, the last good view stays in use.
-// Uses are noted in memory and written in one batch every few seconds, and at close.
+// Managed tokens as the server sees them. A token is looked up by its hash (through one
+// batching queue) the first time it is seen, and the answer, known or unknown, is cached
+// (src/auth/cached-tokens.ts). Every second the usable tokens used in the last minute are
+// looked up again, so a revocation reaches every instance within about a second. Nothing
+// here reads the whole table, so a check costs the same with ten tokens or a million. Uses
+// are written in one batch every few seconds; old revoked and expired tokens are purged.
 import { timingSafeEqual } from "node:crypto";
-import { setTimeout as sleep } from "node:timers/promises";
 import type { FastifyBaseLogger } from "fastify";
 import type { TokenRecord, TokenStore } from "../store/tokens.ts";
+import { createCachedTokens } from "./cached-tokens.ts";
+import { createLastUses } from "./last-uses.ts";
 import { hashToken, hasValidChecksum } from "./managed-token.ts";
 import { type AuthOutcome, failure } from "./outcome.ts";
+import { startTokenPurge } from "./token-purge.ts";
 
 export type AuthLog = Pick<FastifyBaseLogger, "info" | "warn">;
 
 export interface ManagedTokensOptions {
   log: AuthLog;
+  /** How often the cached tokens in use are looked up again. */
   refreshIntervalMs?: number;
   flushIntervalMs?: number;
+  /** How long revoked and expired tokens are kept before they are purged; 0 keeps them. */
+  retentionMs?: number;
+  purgeIntervalMs?: number;
 }
 
 export interface ManagedTokens {
@@ -27,91 +35,29 @@ export interface ManagedTokens {
 
 const REFRESH_INTERVAL_MS = 1000;
 const FLUSH_INTERVAL_MS = 5000;
-// A token not in the view may have been created a moment ago: read the table again first
-// (reads for misses start at most this often), and wait at most this long for it.
-const MISS_REFRESH_MIN_GAP_MS = 250;
-const MISS_REFRESH_WAIT_MS = 1000;
+const RETENTION_MS = 30 * 86_400_000;
+const PURGE_INTERVAL_MS = 3_600_000;
 
 export async function openManagedTokens(
   store: TokenStore,
   options: ManagedTokensOptions,
 ): Promise<ManagedTokens> {
   const { log } = options;
-  let view = new Map<string, TokenRecord>();
-  let inFlight: Promise<void> | undefined;
-  let lastStart = 0;
-  let failing = false;
+  // A start-up that cannot query the table at all fails here, not at the first request.
+  await store.hasAny();
 
-  const refresh = (): Promise<void> => {
-    if (inFlight !== undefined) return inFlight;
-    lastStart = Date.now();
-    inFlight = store
-      .list()
-      .then((rows) => {
-        view = new Map(rows.map((row) => [row.hash, row]));
-        if (failing) log.info("managed tokens: the token table is readable again");
-        failing = false;
-      })
-      .catch((error: unknown) => {
-        if (!failing) {
-          log.warn(
-            { reason: String(error) },
-            "managed tokens: cannot read the token table; using the last good view until it can",
-          );
-        }
-        failing = true;
-      })
-      .finally(() => {
-        inFlight = undefined;
-      });
-    return inFlight;
-  };
-
-  // The first view must be complete: a start-up that cannot read it fails.
-  view = new Map((await store.list()).map((row) => [row.hash, row]));
-
-  let uses = new Map<string, Date>();
-  const flush = async (): Promise<void> => {
-    if (uses.size === 0) return;
-    const batch = uses;
-    uses = new Map();
-    try {
-      await store.recordLastUsed(batch);
-    } catch (error) {
-      // Keep them for the next flush, unless a newer use has been noted meanwhile.
-      for (const [id, at] of batch) if (!uses.has(id)) uses.set(id, at);
-      log.warn({ reason: String(error) }, "managed tokens: cannot record last use; will retry");
-    }
-  };
-
+  const tokens = createCachedTokens(store, log);
+  const uses = createLastUses(store, log);
+  const purge = startTokenPurge(store, {
+    log,
+    retentionMs: options.retentionMs ?? RETENTION_MS,
+    intervalMs: options.purgeIntervalMs ?? PURGE_INTERVAL_MS,
+  });
   const timers = [
-    setInterval(() => void refresh(), options.refreshIntervalMs ?? REFRESH_INTERVAL_MS),
-    setInterval(() => void flush(), options.flushIntervalMs ?? FLUSH_INTERVAL_MS),
+    setInterval(() => tokens.revalidate(), options.refreshIntervalMs ?? REFRESH_INTERVAL_MS),
+    setInterval(() => void uses.flush(), options.flushIntervalMs ?? FLUSH_INTERVAL_MS),
   ];
   for (const timer of timers) timer.unref();
-
-  const lookup = (hash: string): TokenRecord | undefined => {
-    const found = view.get(hash);
-    // The map is keyed by the digest of a random token, so finding it leaks nothing usable;
-    // the final comparison is still constant-time.
-    return found !== undefined &&
-      timingSafeEqual(Buffer.from(found.hash, "hex"), Buffer.from(hash, "hex"))
-      ? found
-      : undefined;
-  };
-
-  /** Resolves once a read that began after `since` is done (or, at worst, after a bound). */
-  const viewAfter = async (since: number): Promise<void> => {
-    for (;;) {
-      if (inFlight !== undefined && lastStart > since) return inFlight;
-      const gap = lastStart + MISS_REFRESH_MIN_GAP_MS - Date.now();
-      if (inFlight !== undefined) await inFlight;
-      else if (gap > 0) await sleep(gap, undefined, { ref: false });
-      else return refresh();
-    }
-  };
-  const refreshOnMiss = (since: number): Promise<void> =>
-    Promise.race([viewAfter(since), sleep(MISS_REFRESH_WAIT_MS, undefined, { ref: false })]);
 
   return {
     async check(token) {
@@ -123,30 +69,44 @@ export async function openManagedTokens(
         );
       }
       const hash = hashToken(token);
-      let record = lookup(hash);
+      const record = await tokens.recordFor(hash);
       if (record === undefined) {
-        await refreshOnMiss(Date.now());
-        record = lookup(hash);
+        // Not "unknown": the token may well be valid.
+        return failure(
+          "unavailable",
+          "token_store_unavailable",
+          "the token could not be checked; retry shortly",
+        );
       }
-      if (record === undefined) {
-        return failure("invalid_token", "unknown", "the bearer token is not valid");
-      }
-      const identity = { kind: "managed", id: record.id, name: record.name } as const;
       const now = new Date();
-      if (record.revokedAt !== null) {
-        return failure("invalid_token", "revoked", "the token has been revoked", identity);
-      }
-      if (record.expiresAt !== null && record.expiresAt <= now) {
-        return failure("invalid_token", "expired", "the token has expired", identity);
-      }
-      uses.set(record.id, now);
-      return { ok: true, principal: { token: identity, scopes: record.scopes ?? undefined } };
+      const outcome = outcomeFor(record, hash, now);
+      if (outcome.ok && record !== null) uses.note(record.id, now);
+      return outcome;
     },
-    flush,
+    flush: () => uses.flush(),
     async close() {
       for (const timer of timers) clearInterval(timer);
-      await inFlight;
-      await flush();
+      await purge.stop();
+      await tokens.settle();
+      await uses.flush();
     },
   };
+}
+
+function outcomeFor(record: TokenRecord | null, hash: string, now: Date): AuthOutcome {
+  // The store found the row by its hash; the final comparison is still constant-time.
+  if (
+    record === null ||
+    !timingSafeEqual(Buffer.from(record.hash, "hex"), Buffer.from(hash, "hex"))
+  ) {
+    return failure("invalid_token", "unknown", "the bearer token is not valid");
+  }
+  const identity = { kind: "managed", id: record.id, name: record.name } as const;
+  if (record.revokedAt !== null) {
+    return failure("invalid_token", "revoked", "the token has been revoked", identity);
+  }
+  if (record.expiresAt !== null && record.expiresAt <= now) {
+    return failure("invalid_token", "expired", "the token has expired", identity);
+  }
+  return { ok: true, principal: { token: identity, scopes: record.scopes ?? undefined } };
 }

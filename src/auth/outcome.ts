@@ -16,7 +16,8 @@ export interface Principal {
  * - missing: no Bearer credentials (401 without an error code, RFC 6750 §3.1);
  * - invalid_token: credentials that are not accepted (401);
  * - insufficient_scope: a valid token without a scope the operation needs (403);
- * - unavailable: a JWT whose keys could not be fetched; it may well be valid (503).
+ * - unavailable: a JWT whose keys could not be fetched, or a managed token the store could not
+ *   look up; it may well be valid (503).
  */
 export type FailureKind = "missing" | "invalid_token" | "insufficient_scope" | "unavailable";
 

@@ -1,11 +1,12 @@
 // The answer to a refused authentication: 401 or 403 with the RFC 6750 challenge, or 503 when
-// a JWT's keys could not be fetched. The description never holds the token.
+// a JWT's keys could not be fetched or a managed token could not be looked up. The
+// description never holds the token.
 import type { AuthFailure } from "../auth/outcome.ts";
 import { type ApiResponse, errorResponse } from "../http/responses.ts";
 
 const REALM = 'realm="plantstore"';
-// Long enough for a JWKS URL to answer again; the same as for an unreachable database.
-const KEYS_RETRY_AFTER_SECONDS = 2;
+// Long enough for a JWKS URL or the database to answer again; the same as for a store failure.
+const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
 
 export function authFailureResponse(failure: AuthFailure): ApiResponse {
   const description = `error_description=${quoted(failure.description)}`;
@@ -25,7 +26,7 @@ export function authFailureResponse(failure: AuthFailure): ApiResponse {
     }
     case "unavailable":
       return errorResponse(503, failure.description, {
-        "retry-after": String(KEYS_RETRY_AFTER_SECONDS),
+        "retry-after": String(UNAVAILABLE_RETRY_AFTER_SECONDS),
       });
   }
 }

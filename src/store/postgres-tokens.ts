@@ -15,6 +15,7 @@ import {
 type Row = TokenRow<Date>;
 
 const UNIQUE_VIOLATION = "23505";
+const PURGE_ROWS_PER_STATEMENT = 10_000;
 
 export function createPostgresTokenStore(sql: PostgresClient): TokenStore {
   const mapped = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -46,6 +47,40 @@ export function createPostgresTokenStore(sql: PostgresClient): TokenStore {
       mapped(async () =>
         (await sql<Row[]>`SELECT * FROM api_tokens ORDER BY created_at, id`).map(toRecord),
       ),
+    findByHashes: (hashes) =>
+      mapped(async () =>
+        (await sql<Row[]>`SELECT * FROM api_tokens WHERE hash = ANY(${[...hashes]}::text[])`).map(
+          toRecord,
+        ),
+      ),
+    hasAny: () =>
+      mapped(async () => {
+        const [row] = await sql<{ found: boolean }[]>`
+          SELECT EXISTS (SELECT 1 FROM api_tokens) AS found`;
+        return row?.found === true;
+      }),
+    hasUsable: (now) =>
+      mapped(async () => {
+        // The partial index on unrevoked names keeps this to the unrevoked rows.
+        const [row] = await sql<{ found: boolean }[]>`
+          SELECT EXISTS (SELECT 1 FROM api_tokens
+                         WHERE revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ${now}))
+                 AS found`;
+        return row?.found === true;
+      }),
+    purge: (before) =>
+      mapped(async () => {
+        // In slices, so a first purge of millions of rows stays within statement_timeout.
+        let removed = 0;
+        for (;;) {
+          const { count } = await sql`
+            DELETE FROM api_tokens WHERE id IN (
+              SELECT id FROM api_tokens WHERE revoked_at < ${before} OR expires_at < ${before}
+              LIMIT ${PURGE_ROWS_PER_STATEMENT})`;
+          removed += count;
+          if (count < PURGE_ROWS_PER_STATEMENT) return removed;
+        }
+      }),
     revoke: (idOrName, at) =>
       mapped(() =>
         sql.begin(async (tx): Promise<RevokeResult> => {

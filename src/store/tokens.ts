@@ -1,6 +1,6 @@
-// The storage interface for managed API tokens. Only a token's SHA-256 is ever stored; the
-// server keeps an in-memory view of every row (src/auth/managed-tokens.ts), so the table is
-// read whole, about once a second, and written only by the CLI and the last-used flush.
+// The storage interface for managed API tokens. Only a token's SHA-256 is ever stored. The
+// server looks tokens up by hash (src/auth/managed-tokens.ts) and never reads the whole table;
+// only the CLI lists it.
 
 export interface TokenRecord {
   /** `tok_` and 11 base62 characters; never derived from the secret. */
@@ -25,8 +25,16 @@ export type RevokeResult =
 export interface TokenStore {
   /** Throws TokenNameTakenError when a token that is not revoked already has the name. */
   create(token: NewToken): Promise<TokenRecord>;
-  /** Every token, revoked and expired ones included, oldest first. */
+  /** Every token, revoked and expired ones included, oldest first. For the CLI only. */
   list(): Promise<TokenRecord[]>;
+  /** The tokens with these hashes, in no particular order; unknown hashes are left out. */
+  findByHashes(hashes: readonly string[]): Promise<TokenRecord[]>;
+  /** Whether the table holds any token at all. */
+  hasAny(): Promise<boolean>;
+  /** Whether any token is neither revoked nor expired at `now`. */
+  hasUsable(now: Date): Promise<boolean>;
+  /** Deletes the tokens revoked or expired before `before`; returns how many. */
+  purge(before: Date): Promise<number>;
   /** Revokes by id, or else the unrevoked token with that name. */
   revoke(idOrName: string, at: Date): Promise<RevokeResult>;
   /** Moves each token's last use forward to the given time (never back). */

@@ -1,66 +1,21 @@
 // The server's view of managed tokens over a real store, with the store's calls counted and,
 // where a test says so, made to fail.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { issueToken } from "../../src/auth/issue-token.ts";
-import { type ManagedTokens, openManagedTokens } from "../../src/auth/managed-tokens.ts";
-import type { TokenStore } from "../../src/store/tokens.ts";
+import { openManagedTokens } from "../../src/auth/managed-tokens.ts";
 import { uniqueId } from "../helpers/app.ts";
-import { storeEngines, type TestStore } from "../helpers/stores.ts";
-
-interface Spy {
-  store: TokenStore;
-  lastUsedWrites: Map<string, Date>[];
-  failing: { list: boolean; recordLastUsed: boolean };
-  warnings: string[];
-}
-
-function spyOn(real: TokenStore): Spy {
-  const spy: Spy = {
-    lastUsedWrites: [],
-    failing: { list: false, recordLastUsed: false },
-    warnings: [],
-    store: {
-      ...real,
-      list: () => (spy.failing.list ? Promise.reject(new Error("database away")) : real.list()),
-      recordLastUsed: (uses) => {
-        if (spy.failing.recordLastUsed) return Promise.reject(new Error("database away"));
-        spy.lastUsedWrites.push(new Map(uses));
-        return real.recordLastUsed(uses);
-      },
-    },
-  };
-  return spy;
-}
-
-const quietLog = (spy: Spy) => ({
-  info: () => undefined,
-  warn: (_fields: unknown, message?: string) => void spy.warnings.push(String(message)),
-});
+import { waitUntilAsync } from "../helpers/auth.ts";
+import { storeEngines, useTestStore } from "../helpers/stores.ts";
+import { spyOn, useViews } from "../helpers/token-store-spy.ts";
 
 describe.each(storeEngines)("managed token view ($name)", (engine) => {
-  let db: TestStore;
-  const opened: ManagedTokens[] = [];
-  beforeAll(async () => {
-    db = await engine.create();
-  });
-  afterAll(async () => {
-    await Promise.all(opened.map((view) => view.close()));
-    await db.destroy();
-  });
-  const open = async (spy: Spy) => {
-    // Timers far apart, so that only the test's own flush() writes.
-    const view = await openManagedTokens(spy.store, {
-      log: quietLog(spy),
-      refreshIntervalMs: 60_000,
-      flushIntervalMs: 60_000,
-    });
-    opened.push(view);
-    return view;
-  };
+  const db = useTestStore(engine);
+  const open = useViews();
+  const issue = () => issueToken(db().store.tokens, { name: `n-${uniqueId()}` });
 
   it("when a token is used many times, then one flush writes its latest use once, and no request writes", async () => {
-    const spy = spyOn(db.store.tokens);
-    const { token, record } = await issueToken(db.store.tokens, { name: `n-${uniqueId()}` });
+    const spy = spyOn(db().store.tokens);
+    const { token, record } = await issue();
     const view = await open(spy);
     for (let i = 0; i < 50; i++) expect((await view.check(token)).ok).toBe(true);
     expect(spy.lastUsedWrites).toEqual([]);
@@ -70,14 +25,14 @@ describe.each(storeEngines)("managed token view ($name)", (engine) => {
     expect([...(spy.lastUsedWrites[0]?.keys() ?? [])]).toEqual([record.id]);
     await view.flush();
     expect(spy.lastUsedWrites).toHaveLength(1);
-    const stored = (await db.store.tokens.list()).find((t) => t.id === record.id);
+    const [stored] = await db().store.tokens.findByHashes([record.hash]);
     expect(stored?.lastUsedAt?.getTime()).toBeLessThanOrEqual(before.getTime());
     expect(stored?.lastUsedAt).not.toBeNull();
   });
 
   it("when the last use cannot be written, then it is kept and written by a later flush", async () => {
-    const spy = spyOn(db.store.tokens);
-    const { token, record } = await issueToken(db.store.tokens, { name: `n-${uniqueId()}` });
+    const spy = spyOn(db().store.tokens);
+    const { token, record } = await issue();
     const view = await open(spy);
     expect((await view.check(token)).ok).toBe(true);
     spy.failing.recordLastUsed = true;
@@ -85,22 +40,65 @@ describe.each(storeEngines)("managed token view ($name)", (engine) => {
     expect(spy.warnings).toEqual([expect.stringContaining("cannot record last use")]);
     spy.failing.recordLastUsed = false;
     await view.flush();
-    expect(
-      (await db.store.tokens.list()).find((t) => t.id === record.id)?.lastUsedAt,
-    ).not.toBeNull();
+    const [stored] = await db().store.tokens.findByHashes([record.hash]);
+    expect(stored?.lastUsedAt).not.toBeNull();
   });
 
-  it("when the token table cannot be read, then the last good view keeps working and a revoked token stays known", async () => {
-    const spy = spyOn(db.store.tokens);
-    const kept = await issueToken(db.store.tokens, { name: `n-${uniqueId()}` });
+  it("when the token table cannot be read, then cached tokens keep their last state, a token not cached is unavailable (not unknown), and one warning is logged", async () => {
+    const spy = spyOn(db().store.tokens);
+    const kept = await issue();
+    const revoked = await issue();
+    await db().store.tokens.revoke(revoked.record.id, new Date());
     const view = await open(spy);
-    spy.failing.list = true;
-    // A miss forces a read, which fails: the view stays as it was, with one warning.
-    const unknown = await issueToken(db.store.tokens, { name: `n-${uniqueId()}` });
-    expect(await view.check(unknown.token)).toMatchObject({ ok: false, reason: "unknown" });
     expect(await view.check(kept.token)).toMatchObject({ ok: true });
-    expect(spy.warnings).toEqual([expect.stringContaining("using the last good view")]);
-    spy.failing.list = false;
-    expect(await view.check(unknown.token)).toMatchObject({ ok: true });
+    expect(await view.check(revoked.token)).toMatchObject({ ok: false, reason: "revoked" });
+    spy.failing.findByHashes = true;
+    const later = await issue();
+    for (let i = 0; i < 3; i++) {
+      expect(await view.check(later.token)).toMatchObject({ ok: false, kind: "unavailable" });
+    }
+    expect(await view.check(kept.token)).toMatchObject({ ok: true });
+    expect(await view.check(revoked.token)).toMatchObject({ ok: false, reason: "revoked" });
+    expect(spy.warnings).toEqual([expect.stringContaining("cannot read the token table")]);
+    spy.failing.findByHashes = false;
+    expect(await view.check(later.token)).toMatchObject({ ok: true });
+    expect(spy.infos.map((line) => line.message)).toContain(
+      "managed tokens: the token table is readable again",
+    );
+  });
+
+  it("when the token table cannot be queried at start-up, then the view does not open", async () => {
+    const spy = spyOn(db().store.tokens);
+    spy.failing.hasAny = true;
+    await expect(openManagedTokens(spy.store, { log: console })).rejects.toThrow(/database away/);
+  });
+
+  it("when a token in use is revoked through another connection, then a running view refuses it within seconds, without listing the table", async () => {
+    const spy = spyOn(db().store.tokens);
+    const { token, record } = await issue();
+    const view = await open(spy, { refreshIntervalMs: 250 });
+    expect(await view.check(token)).toMatchObject({ ok: true });
+    const other = await db().reopen();
+    await other.tokens.revoke(record.id, new Date());
+    await waitUntilAsync(
+      async () => !(await view.check(token)).ok,
+      "the view refuses the revoked token",
+      3000,
+    );
+    expect(await view.check(token)).toMatchObject({ ok: false, reason: "revoked" });
+    expect(spy.lists).toBe(0);
+  });
+
+  it("when a cached token expires, then it is refused as expired without asking the store again", async () => {
+    const spy = spyOn(db().store.tokens);
+    const { token } = await issueToken(db().store.tokens, {
+      name: `n-${uniqueId()}`,
+      expiresInMs: 300,
+    });
+    const view = await open(spy);
+    expect(await view.check(token)).toMatchObject({ ok: true });
+    await waitUntilAsync(async () => !(await view.check(token)).ok, "the token has expired");
+    expect(await view.check(token)).toMatchObject({ ok: false, reason: "expired" });
+    expect(spy.lookups).toHaveLength(1);
   });
 });

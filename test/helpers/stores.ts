@@ -2,6 +2,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
 import { loadConfig } from "../../src/config.ts";
 import { openPostgresStore } from "../../src/store/postgres.ts";
 import { openSqliteStore } from "../../src/store/sqlite.ts";
@@ -73,3 +74,18 @@ export const postgresEngine: StoreEngine = {
 /** SQLite always; PostgreSQL when TEST_DATABASE_URL names a server (see test/global-setup.ts). */
 export const storeEngines: readonly StoreEngine[] =
   TEST_DATABASE_URL === undefined ? [sqliteEngine] : [sqliteEngine, postgresEngine];
+
+/** One database per describe block: created before its tests, removed after them. */
+export function useTestStore(engine: StoreEngine): () => TestStore {
+  let current: TestStore | undefined;
+  beforeAll(async () => {
+    current = await engine.create();
+  });
+  afterAll(async () => {
+    await current?.destroy();
+  });
+  return () => {
+    if (current === undefined) throw new Error("useTestStore: the store is made in beforeAll");
+    return current;
+  };
+}

@@ -4,6 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type NewToken, TokenNameTakenError } from "../../src/store/tokens.ts";
 import { uniqueId } from "../helpers/app.ts";
 import { storeEngines, type TestStore } from "../helpers/stores.ts";
+import { insertTokenRows } from "../helpers/token-rows.ts";
+
+const DAY_MS = 86_400_000;
+const daysAgo = (days: number): Date => new Date(Date.now() - days * DAY_MS);
 
 /** A token row with a unique id, name and hash; times are whole milliseconds. */
 function newToken(overrides: Partial<NewToken> = {}): NewToken {
@@ -28,6 +32,15 @@ describe.each(storeEngines)("TokenStore contract: $name", (engine) => {
     await db.destroy();
   });
   const find = async (id: string) => (await db.store.tokens.list()).find((t) => t.id === id);
+  /** A database of its own, for what counts every row; removed when `use` is done. */
+  const withEmptyDatabase = async (use: (fresh: TestStore) => Promise<void>) => {
+    const fresh = await engine.create();
+    try {
+      await use(fresh);
+    } finally {
+      await fresh.destroy();
+    }
+  };
 
   it("when a token is created, then list shows it with every field and no use or revocation", async () => {
     const token = newToken({
@@ -135,5 +148,85 @@ describe.each(storeEngines)("TokenStore contract: $name", (engine) => {
       ),
     );
     expect((await find(token.id))?.lastUsedAt).toEqual(times.at(-1));
+  });
+
+  it("when tokens are looked up by hash, then the known ones come back with every field and unknown hashes are left out", async () => {
+    const a = newToken({ scopes: ["plants:read"], expiresAt: new Date(Date.now() + DAY_MS) });
+    const b = newToken();
+    await db.store.tokens.create(a);
+    await db.store.tokens.create(b);
+    await db.store.tokens.revoke(b.id, new Date(Math.floor(Date.now())));
+    const unknown = randomBytes(32).toString("hex");
+    const found = await db.store.tokens.findByHashes([unknown, b.hash, a.hash]);
+    expect(found.map((t) => t.id).sort()).toEqual([a.id, b.id].sort());
+    expect(found.find((t) => t.id === a.id)).toEqual({ ...a, lastUsedAt: null, revokedAt: null });
+    expect(found.find((t) => t.id === b.id)?.revokedAt).toEqual(expect.any(Date));
+    expect(await db.store.tokens.findByHashes([])).toEqual([]);
+  });
+
+  it("when more hashes are asked for than one statement takes, then every known one is found", async () => {
+    const tokens = [newToken(), newToken(), newToken()];
+    for (const token of tokens) await db.store.tokens.create(token);
+    const hashes = Array.from({ length: 1200 }, () => randomBytes(32).toString("hex"));
+    hashes[0] = tokens[0]?.hash ?? "";
+    hashes[600] = tokens[1]?.hash ?? "";
+    hashes[1199] = tokens[2]?.hash ?? "";
+    const found = await db.store.tokens.findByHashes(hashes);
+    expect(found.map((t) => t.id).sort()).toEqual(tokens.map((t) => t.id).sort());
+  });
+
+  it("when the table is empty, then it has no token and no usable one; when one is created, then it has both", async () => {
+    await withEmptyDatabase(async ({ store }) => {
+      expect(await store.tokens.hasAny()).toBe(false);
+      expect(await store.tokens.hasUsable(new Date())).toBe(false);
+      await store.tokens.create(newToken());
+      expect(await store.tokens.hasAny()).toBe(true);
+      expect(await store.tokens.hasUsable(new Date())).toBe(true);
+    });
+  });
+
+  it("when every token is revoked or expired, then it has tokens but none usable, judged at the time given", async () => {
+    await withEmptyDatabase(async ({ store }) => {
+      const revoked = newToken();
+      await store.tokens.create(revoked);
+      await store.tokens.revoke(revoked.id, new Date());
+      const expiresAt = new Date(Date.now() + 60_000);
+      await store.tokens.create(newToken({ expiresAt }));
+      expect(await store.tokens.hasAny()).toBe(true);
+      expect(await store.tokens.hasUsable(new Date())).toBe(true);
+      expect(await store.tokens.hasUsable(expiresAt)).toBe(false);
+    });
+  });
+
+  it("when purging before a time, then tokens revoked or expired before it are deleted and counted, and the rest are kept", async () => {
+    await withEmptyDatabase(async ({ store }) => {
+      const oldRevoked = newToken({ createdAt: daysAgo(50) });
+      const oldExpired = newToken({ createdAt: daysAgo(50), expiresAt: daysAgo(40) });
+      const newRevoked = newToken();
+      const newExpired = newToken({ createdAt: daysAgo(50), expiresAt: daysAgo(1) });
+      const active = newToken({ expiresAt: new Date(Date.now() + DAY_MS) });
+      const forever = newToken();
+      for (const token of [oldRevoked, oldExpired, newRevoked, newExpired, active, forever]) {
+        await store.tokens.create(token);
+      }
+      await store.tokens.revoke(oldRevoked.id, daysAgo(40));
+      await store.tokens.revoke(newRevoked.id, daysAgo(1));
+      expect(await store.tokens.purge(daysAgo(30))).toBe(2);
+      const left = (await store.tokens.list()).map((t) => t.id).sort();
+      expect(left).toEqual([newRevoked.id, newExpired.id, active.id, forever.id].sort());
+      expect(await store.tokens.purge(daysAgo(30))).toBe(0);
+    });
+  });
+
+  it("when many thousand old revoked tokens lie among others, then one purge removes them all and keeps the others", async () => {
+    await withEmptyDatabase(async (fresh) => {
+      await insertTokenRows(fresh.url, 12_000);
+      await insertTokenRows(fresh.url, 25_000, { revokedAt: daysAgo(40) });
+      const kept = newToken();
+      await fresh.store.tokens.create(kept);
+      expect(await fresh.store.tokens.purge(daysAgo(30))).toBe(25_000);
+      expect(await fresh.store.tokens.hasUsable(new Date())).toBe(true);
+      expect(await fresh.store.tokens.findByHashes([kept.hash])).toHaveLength(1);
+    });
   });
 });

@@ -1,0 +1,45 @@
+// Fills a token table fast, in one SQL statement on a connection of its own, for tests that
+// need a large table: create() would commit (and flush to disk) one row at a time.
+import { randomBytes } from "node:crypto";
+import Database from "better-sqlite3";
+import postgres from "postgres";
+
+export interface TokenRowsOptions {
+  /** When given, every row is revoked at this time. */
+  revokedAt?: Date;
+}
+
+/** Inserts `count` unused tokens with unique ids, names and (random) hashes. */
+export async function insertTokenRows(
+  databaseUrl: string,
+  count: number,
+  options: TokenRowsOptions = {},
+): Promise<void> {
+  const prefix = `bulk-${randomBytes(6).toString("hex")}`;
+  const now = new Date();
+  const revokedAt = options.revokedAt ?? null;
+  if (databaseUrl.startsWith("sqlite:")) {
+    const db = new Database(databaseUrl.slice("sqlite:".length));
+    try {
+      db.pragma("busy_timeout = 5000");
+      db.prepare<[number, string, string, number, number | null]>(
+        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+         INSERT INTO api_tokens (id, name, hash, created_at, revoked_at)
+         SELECT 'tok_' || ? || i, ? || '-' || i, lower(hex(randomblob(32))), ?, ? FROM n`,
+      ).run(count, prefix, prefix, now.getTime(), revokedAt?.getTime() ?? null);
+    } finally {
+      db.close();
+    }
+    return;
+  }
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => undefined });
+  try {
+    await sql`
+      INSERT INTO api_tokens (id, name, hash, created_at, revoked_at)
+      SELECT 'tok_' || ${prefix} || i, ${prefix} || '-' || i,
+             encode(sha256((${prefix} || i)::bytea), 'hex'), ${now}, ${revokedAt}
+      FROM generate_series(1, ${count}) AS i`;
+  } finally {
+    await sql.end({ timeout: 1 });
+  }
+}
