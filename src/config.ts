@@ -57,6 +57,8 @@ export interface Config {
   tokens: readonly string[] | undefined;
   /** JWTs from an identity provider; undefined when not configured. */
   jwt: JwtConfig | undefined;
+  /** How long revoked and expired managed tokens are kept before they are purged; 0 keeps them. */
+  tokenRetentionMs: number;
   /** Running in production: probes, metrics, limits, timeouts, CORS, shutdown. */
   ops: OpsConfig;
   /** Server processes sharing the port; 1 serves in the starting process itself. */
@@ -121,6 +123,7 @@ export const DEFAULTS = {
   DATABASE_IDLE_TIMEOUT_MS: "30000",
   DATABASE_QUERY_TIMEOUT_MS: "10000",
   DATABASE_STARTUP_TIMEOUT_MS: "30000",
+  PLANTSTORE_TOKEN_RETENTION_DAYS: "30",
   PLANTSTORE_TOKEN_RATE_LIMIT: "6000",
   PLANTSTORE_AUTH_FAILURE_LIMIT: "60",
   PLANTSTORE_TRUST_PROXY: "false",
@@ -188,6 +191,11 @@ export const SETTINGS: readonly SettingInfo[] = [
     default: undefined,
     secret: "token",
     meaning: "static bearer tokens, comma-separated (unset: managed tokens and JWTs only)",
+  },
+  {
+    name: "PLANTSTORE_TOKEN_RETENTION_DAYS",
+    default: DEFAULTS.PLANTSTORE_TOKEN_RETENTION_DAYS,
+    meaning: "revoked and expired managed tokens are purged after (0: kept)",
   },
   { name: "PLANTSTORE_JWT_ISSUER", default: undefined, meaning: "JWTs: the required iss" },
   { name: "PLANTSTORE_JWT_AUDIENCE", default: undefined, meaning: "JWTs: the required aud" },
@@ -302,6 +310,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     startupTimeoutMs: setting(env, "DATABASE_STARTUP_TIMEOUT_MS", 0, 3_600_000),
     tokens: parseTokens(env["PLANTSTORE_TOKENS"]),
     jwt: parseJwt(env, cwd),
+    tokenRetentionMs: setting(env, "PLANTSTORE_TOKEN_RETENTION_DAYS", 0, 36_500) * 86_400_000,
     ops: parseOps(env),
     workers: setting(env, "PLANTSTORE_WORKERS", 1, MAX_WORKERS),
     publicUrl: parsePublicUrl(env["PLANTSTORE_PUBLIC_URL"]),

@@ -101,6 +101,7 @@ async function serve(config: Config): Promise<void> {
         staticTokens: config.tokens ?? [],
         tokens: store.tokens,
         jwt: config.jwt,
+        managed: { retentionMs: config.tokenRetentionMs },
         log,
       }),
     logLevel: config.logLevel,

@@ -31,6 +31,7 @@ describe("configuration", () => {
       database: { engine: "sqlite", path: "/srv/plantstore/data/plants.db" },
       startupTimeoutMs: 30_000,
       tokens: undefined,
+      tokenRetentionMs: 30 * 86_400_000,
       ops: DEFAULT_OPS,
       workers: 1,
     });
@@ -45,6 +46,7 @@ describe("configuration", () => {
         DATABASE_URL: "sqlite:/var/lib/plants.db",
         DATABASE_STARTUP_TIMEOUT_MS: "0",
         PLANTSTORE_TOKENS: " token-aaaaaaaaaaaaaaaa , token-bbbbbbbbbbbbbbbb ,",
+        PLANTSTORE_TOKEN_RETENTION_DAYS: "0",
         PLANTSTORE_METRICS_TOKEN: "metrics-token-0123456789",
         PLANTSTORE_TOKEN_RATE_LIMIT: "0",
         PLANTSTORE_AUTH_FAILURE_LIMIT: "5",
@@ -70,6 +72,7 @@ describe("configuration", () => {
       database: { engine: "sqlite", path: "/var/lib/plants.db" },
       startupTimeoutMs: 0,
       tokens: ["token-aaaaaaaaaaaaaaaa", "token-bbbbbbbbbbbbbbbb"],
+      tokenRetentionMs: 0,
       ops: {
         metricsToken: "metrics-token-0123456789",
         tokenRateLimit: 0,
@@ -214,6 +217,7 @@ describe("configuration", () => {
     [{ PLANTSTORE_MAX_EVENT_LOOP_DELAY_MS: "1e3" }, /^PLANTSTORE_MAX_EVENT_LOOP_DELAY_MS/],
     [{ PLANTSTORE_SHUTDOWN_TIMEOUT_MS: "500" }, /^PLANTSTORE_SHUTDOWN_TIMEOUT_MS/],
     [{ PLANTSTORE_WORKERS: "0" }, /^PLANTSTORE_WORKERS must be a whole number from 1 to 64/],
+    [{ PLANTSTORE_TOKEN_RETENTION_DAYS: "7d" }, /^PLANTSTORE_TOKEN_RETENTION_DAYS/],
     [{ PLANTSTORE_WORKERS: "65" }, /^PLANTSTORE_WORKERS must be a whole number from 1 to 64/],
   ])("when %j, then start-up is refused with a line naming the variable", (env, message) => {
     expect(() => loadConfig(env, cwd)).toThrow(ConfigError);
