@@ -22,7 +22,7 @@ import { type ConnectionGuard, guardConnections } from "./http/connections.ts";
 import { addCors } from "./http/cors.ts";
 import { addDraining } from "./http/draining.ts";
 import { addOverloadGuard } from "./http/overload.ts";
-import { addRateLimits, refusalOf } from "./http/rate-limit.ts";
+import { createRateLimits, refusalOf } from "./http/rate-limit.ts";
 import { parserErrorResponse, writeRawResponse } from "./http/raw-response.ts";
 import { checkRequestHead, declaredContentType, setAsideContentType } from "./http/request-head.ts";
 import { echoRequestId, requestIdFor } from "./http/request-id.ts";
@@ -141,7 +141,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await addCors(app, send, ops.corsOrigins);
   addDraining(app, send);
   await addOverloadGuard(app, send, ops.maxEventLoopDelayMs);
-  const beforeAuthentication = await addRateLimits(app, ops);
+  const rateLimits = createRateLimits(ops);
   // ---- end Operating ----
 
   app.addHook("onRequest", async (request, reply) => {
@@ -189,7 +189,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       query,
       readBody,
       onAuthFailure,
-      beforeAuthentication: (operation) => beforeAuthentication(request, operation),
+      beforeAuthentication: (operation) => rateLimits.beforeAuthentication(request, operation),
+      afterAuthentication: (outcome) => rateLimits.afterAuthentication(request, outcome),
     };
     const answer = await (routedTo === undefined
       ? decide(facts)

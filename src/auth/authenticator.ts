@@ -1,7 +1,8 @@
 // Bearer authentication for every request. How a token is checked follows from its shape:
 // "ps_…" is a managed token, three dot-separated parts are a JWT (when configured), anything
-// else is looked for in PLANTSTORE_TOKENS. Then the scopes the operation needs, if the token
-// carries any scope claim at all: a token without one has full access.
+// else is looked for in PLANTSTORE_TOKENS. Then (checkScopes, once the caller's rate limit is
+// counted) the scopes the operation needs, if the token carries any scope claim at all: a
+// token without one has full access.
 import { JWT_SHAPE, type JwtConfig } from "../config.ts";
 import type { TokenStore } from "../store/tokens.ts";
 import { parseBearer } from "./bearer.ts";
@@ -12,10 +13,8 @@ import { type AuthOutcome, failure, type Principal } from "./outcome.ts";
 import { createStaticTokens } from "./static-tokens.ts";
 
 export interface Authenticator {
-  authenticate(
-    authorization: string | undefined,
-    requiredScopes: readonly string[],
-  ): Promise<AuthOutcome>;
+  /** Who the Authorization header's bearer token belongs to; scopes are checked apart. */
+  identify(authorization: string | undefined): Promise<AuthOutcome>;
   /** Stops refreshing managed tokens and records their last uses. */
   close(): Promise<void>;
 }
@@ -48,17 +47,16 @@ export async function createAuthenticator(options: AuthenticatorOptions): Promis
   };
 
   return {
-    async authenticate(authorization, requiredScopes) {
+    async identify(authorization) {
       const credentials = parseBearer(authorization);
-      if (!credentials.ok) return credentials;
-      const outcome = await check(credentials.token);
-      return outcome.ok ? checkScopes(outcome.principal, requiredScopes) : outcome;
+      return credentials.ok ? check(credentials.token) : credentials;
     },
     close: () => managed.close(),
   };
 }
 
-function checkScopes(principal: Principal, required: readonly string[]): AuthOutcome {
+/** The principal, or insufficient_scope when it carries scopes and lacks one of `required`. */
+export function checkScopes(principal: Principal, required: readonly string[]): AuthOutcome {
   const { scopes } = principal;
   const missing = scopes === undefined ? [] : required.filter((scope) => !scopes.includes(scope));
   if (missing.length === 0) return { ok: true, principal };

@@ -1,5 +1,6 @@
 // JWTs from an identity provider, checked with jose: signature with the configured keys and
 // algorithms only, issuer, audience, exp (required) and nbf with the configured clock skew.
+import { createHash } from "node:crypto";
 import { errors, type JWTPayload, jwtVerify } from "jose";
 import type { JwtConfig } from "../config.ts";
 import { KeysUnavailableError, loadVerificationKey } from "./jwt-keys.ts";
@@ -34,14 +35,23 @@ export function createJwtVerifier(config: JwtConfig, log: AuthLog): JwtVerifier 
           identity,
         );
       }
-      return { ok: true, principal: { token: identity, scopes } };
+      return {
+        ok: true,
+        principal: { token: identity, scopes, limitKey: limitKeyOf(identity, token) },
+      };
     } catch (error) {
       return rejection(error);
     }
   };
 }
 
-function identityOf(payload: JWTPayload): TokenIdentity {
+/** The subject (the issuer is fixed by configuration); a token without one is its own caller. */
+const limitKeyOf = (identity: TokenIdentity & { kind: "jwt" }, token: string): string =>
+  identity.subject !== undefined
+    ? `jwt:${identity.subject}`
+    : `jwt-token:${createHash("sha256").update(token).digest("base64url")}`;
+
+function identityOf(payload: JWTPayload): TokenIdentity & { kind: "jwt" } {
   return {
     kind: "jwt",
     ...(typeof payload.sub === "string" ? { subject: payload.sub } : {}),

@@ -108,5 +108,12 @@ function outcomeFor(record: TokenRecord | null, hash: string, now: Date): AuthOu
   if (record.expiresAt !== null && record.expiresAt <= now) {
     return failure("invalid_token", "expired", "the token has expired", identity);
   }
-  return { ok: true, principal: { token: identity, scopes: record.scopes ?? undefined } };
+  return {
+    ok: true,
+    principal: {
+      token: identity,
+      scopes: record.scopes ?? undefined,
+      limitKey: `managed:${record.id}`,
+    },
+  };
 }

@@ -8,6 +8,12 @@ export type TokenIdentity =
 
 export interface Principal {
   token: TokenIdentity;
+  /**
+   * Who is making the request, for per-caller rate limits: however the Authorization header
+   * is spelt, one caller has one key (a managed token's id, a JWT's subject, a static token's
+   * digest). Never the token itself.
+   */
+  limitKey: string;
   /** The scopes the token carries; undefined when it carries no scope claim (full access). */
   scopes: readonly string[] | undefined;
 }

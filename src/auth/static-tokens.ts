@@ -14,8 +14,8 @@ export function createStaticTokens(tokens: readonly string[]): (token: string) =
     for (const known of accepted) {
       matched = timingSafeEqual(known, candidate) || matched;
     }
-    return matched
-      ? { ok: true, principal: { token: { kind: "static" }, scopes: undefined } }
-      : failure("invalid_token", "unknown", "the bearer token is not valid");
+    if (!matched) return failure("invalid_token", "unknown", "the bearer token is not valid");
+    const limitKey = `static:${candidate.toString("base64url")}`;
+    return { ok: true, principal: { token: { kind: "static" }, scopes: undefined, limitKey } };
   };
 }

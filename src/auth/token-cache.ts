@@ -1,8 +1,9 @@
 // What the server knows about the managed tokens it has seen, by hash: the row, or that there
 // is none. Known and unknown tokens are kept apart, each bounded, so a flood of made-up tokens
 // cannot push out the real ones.
+
+import { createLruMap } from "../lru-map.ts";
 import type { TokenRecord } from "../store/tokens.ts";
-import { createLruMap } from "./lru-map.ts";
 
 export interface TokenCache {
   /** The cached answer (null: no such token), noted as used now; undefined if not cached. */

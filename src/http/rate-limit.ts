@@ -1,14 +1,17 @@
-// Rate limits (@fastify/rate-limit, in memory, per instance): requests per bearer token, and
-// rejected credentials per client address against guessing. Both apply once the request is
-// routed to an operation that needs credentials and before they are checked, so 404/405 come
-// first and a blocked address learns nothing more about its guesses.
-import { createHash } from "node:crypto";
-import rateLimit from "@fastify/rate-limit";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+// Rate limits (in memory, per instance, one-minute windows): requests per caller, and rejected
+// credentials per client address against guessing. An address already over its limit is
+// refused once the request is routed to an operation that needs credentials and before they
+// are checked, so 404/405 come first and a blocked address learns nothing more about its
+// guesses; what authentication then decides is counted before anything is answered. The
+// caller is who authentication says it is, so respelling the header (scheme case, spaces) or
+// minting new JWTs for one subject does not multiply the limit.
+import type { FastifyRequest } from "fastify";
 import type { Operation } from "openapi-backend";
+import type { AuthOutcome } from "../auth/outcome.ts";
 import type { OpsConfig } from "../config.ts";
-import { authFailureOf } from "./auth-failure.ts";
+import { addressKey } from "./connections.ts";
 import { type ApiResponse, errorResponse } from "./responses.ts";
+import { createWindowCounter } from "./window-counter.ts";
 
 const WINDOW_MS = 60_000;
 
@@ -29,70 +32,67 @@ export function refusalOf(error: unknown): ApiResponse {
   throw error;
 }
 
-/** Throws RateLimitedError when this request may not go on to authentication. */
-export type LimitCheck = (request: FastifyRequest, operation: Operation) => Promise<void>;
+export interface RateLimits {
+  /** Throws RateLimitedError when this request may not go on to authentication. */
+  beforeAuthentication(request: FastifyRequest, operation: Operation): void;
+  /**
+   * Counts what authentication decided, before anything is answered: a rejected credential
+   * against the client's address, a request against the caller's own limit. Throws
+   * RateLimitedError when either is over its limit, whatever the outcome, so that a guess
+   * made while the address is blocked tells nothing, however many were sent at once.
+   */
+  afterAuthentication(request: FastifyRequest, outcome: AuthOutcome): void;
+}
 
 type Limits = Pick<OpsConfig, "tokenRateLimit" | "authFailureLimit">;
 
-export async function addRateLimits(app: FastifyInstance, limits: Limits): Promise<LimitCheck> {
-  // global: false: no hook of the plugin's own; the limiters below are called where they belong.
-  await app.register(rateLimit, { global: false });
-  const perToken =
-    limits.tokenRateLimit === 0
-      ? undefined
-      : app.createRateLimit({
-          max: limits.tokenRateLimit,
-          timeWindow: WINDOW_MS,
-          keyGenerator: tokenKey,
-          // Requests without credentials are limited by nothing here (they get 401).
-          allowList: (request) => request.headers.authorization === undefined,
-        });
+// Keys each counter remembers; past that the least recently counted is forgotten (its client
+// starts afresh), which bounds memory whatever the number of addresses or callers.
+const REMEMBERED_KEYS = 10_000;
+
+export function createRateLimits(limits: Limits): RateLimits {
+  const perCaller = createWindowCounter(WINDOW_MS, REMEMBERED_KEYS);
   // Keyed by the client address as Fastify sees it (PLANTSTORE_TRUST_PROXY), IPv6 by /64.
-  const failuresPerAddress =
-    limits.authFailureLimit === 0
-      ? undefined
-      : app.createRateLimit({ max: limits.authFailureLimit, timeWindow: WINDOW_MS });
+  const failures = createWindowCounter(WINDOW_MS, REMEMBERED_KEYS);
+  const blocked = (resetInSeconds: number) =>
+    tooMany(
+      `too many rejected credentials from this address (more than ${limits.authFailureLimit} a minute)`,
+      resetInSeconds,
+    );
 
-  if (failuresPerAddress !== undefined) {
-    app.addHook("onResponse", async (request, reply) => {
-      if (authFailureOf(reply) === "invalid_token") await failuresPerAddress(request);
-    });
-  }
-
-  return async (request, operation) => {
-    if (!needsCredentials(operation)) return;
-    if (failuresPerAddress !== undefined) {
-      const seen = await failuresPerAddress(request, { increment: false });
-      if (!seen.isAllowed && seen.remaining === 0) {
-        throw tooMany(
-          `too many rejected credentials from this address (more than ${limits.authFailureLimit} a minute)`,
-          seen.ttlInSeconds,
-        );
+  return {
+    beforeAuthentication(request, operation) {
+      if (limits.authFailureLimit === 0 || !needsCredentials(operation)) return;
+      const seen = failures.peek(addressKey(request.ip));
+      if (seen.count >= limits.authFailureLimit) throw blocked(seen.resetInSeconds);
+    },
+    afterAuthentication(request, outcome) {
+      if (limits.authFailureLimit > 0 && (outcome.ok || outcome.kind === "invalid_token")) {
+        // A rejection is counted now; an acceptance only looks, in case guesses sent alongside
+        // it have used up the address's allowance meanwhile.
+        const address = addressKey(request.ip);
+        const seen = outcome.ok ? failures.peek(address) : failures.add(address);
+        const over = outcome.ok
+          ? seen.count >= limits.authFailureLimit
+          : seen.count > limits.authFailureLimit;
+        if (over) throw blocked(seen.resetInSeconds);
       }
-    }
-    if (perToken !== undefined) {
-      const used = await perToken(request);
-      if (!used.isAllowed && used.isExceeded) {
+      if (limits.tokenRateLimit === 0 || !outcome.ok) return;
+      const used = perCaller.add(outcome.principal.limitKey);
+      if (used.count > limits.tokenRateLimit) {
         throw tooMany(
           `this token made more than ${limits.tokenRateLimit} requests this minute`,
-          used.ttlInSeconds,
+          used.resetInSeconds,
         );
       }
-    }
+    },
   };
 }
 
 const needsCredentials = (operation: Operation): boolean =>
   (operation.security ?? []).some((requirement) => Object.keys(requirement).length > 0);
 
-// A digest, so no token is kept in memory as a key (or shown in a heap dump).
-const tokenKey = (request: FastifyRequest): string =>
-  createHash("sha256")
-    .update(request.headers.authorization ?? "")
-    .digest("base64url");
-
-function tooMany(reason: string, ttlSeconds: number): RateLimitedError {
-  const seconds = Math.max(1, ttlSeconds);
+function tooMany(reason: string, seconds: number): RateLimitedError {
   const message = `${reason}; retry in ${seconds} s`;
   return new RateLimitedError(
     message,

@@ -3,7 +3,7 @@
 // so an operation handler only ever sees a routed, authenticated, valid request.
 import { type Context, OpenAPIBackend, type Operation, type Request } from "openapi-backend";
 import type { operations } from "../../generated/plants.ts";
-import type { Authenticator } from "../auth/authenticator.ts";
+import { type Authenticator, checkScopes } from "../auth/authenticator.ts";
 import type { AuthFailure, AuthOutcome } from "../auth/outcome.ts";
 import type { Body } from "../http/body.ts";
 import { type ApiResponse, errorResponse, type OperationResponse } from "../http/responses.ts";
@@ -22,7 +22,9 @@ export interface Call {
   /** Told about every refused authentication, before the answer is sent. */
   readonly onAuthFailure?: (failure: AuthFailure) => void;
   /** Runs once the request is routed, before credentials are checked; may throw (rate limits). */
-  readonly beforeAuthentication?: (operation: Operation) => Promise<void>;
+  readonly beforeAuthentication?: (operation: Operation) => void;
+  /** Told who the caller is (or why not) before scopes are checked; may throw (rate limits). */
+  readonly afterAuthentication?: (outcome: AuthOutcome) => void;
 }
 
 export type OperationHandler<Op extends keyof operations> = (
@@ -31,7 +33,7 @@ export type OperationHandler<Op extends keyof operations> = (
 ) => Promise<OperationResponse<Op>>;
 
 export interface BackendOptions {
-  authenticator: Pick<Authenticator, "authenticate">;
+  authenticator: Pick<Authenticator, "identify">;
   /** Checks PLANTSTORE_METRICS_TOKEN for GET /metrics; undefined leaves it open. */
   metricsToken?: ((authorization: string | undefined) => AuthOutcome) | undefined;
   /** One handler per operation in the YAML: the compiler reports a missing or extra one. */
@@ -56,18 +58,12 @@ export async function createBackend({
     securityHandlers: {
       // A token without a needed scope fails here too (insufficient_scope), so that the body
       // is never read for it; unauthorizedHandler answers 403 for that kind of failure.
-      bearerAuth: async (c: Context) => {
-        const outcome = await authenticator.authenticate(
-          header(c, "authorization"),
-          requiredScopes(c.operation),
-        );
-        return outcome.ok ? outcome : { error: outcome };
-      },
+      bearerAuth: async (c: Context, call: Call) =>
+        settle(await authenticator.identify(header(c, "authorization")), c, call),
       // GET /metrics has a token of its own; without one configured, it is open.
-      metricsToken: (c: Context) => {
+      metricsToken: async (c: Context, call: Call) => {
         if (metricsToken === undefined) return { ok: true };
-        const outcome = metricsToken(header(c, "authorization"));
-        return outcome.ok ? outcome : { error: outcome };
+        return settle(metricsToken(header(c, "authorization")), c, call);
       },
     },
     handlers: {
@@ -75,7 +71,7 @@ export async function createBackend({
       // Also called when routing failed, without an operation.
       postRoutingHandler: async (c: Context, call: Call) => {
         const operation = c.operation as Operation | undefined;
-        if (operation !== undefined) await call.beforeAuthentication?.(operation);
+        if (operation !== undefined) call.beforeAuthentication?.(operation);
       },
       notFound: (c: Context) =>
         errorResponse(404, `no resource at ${c.request.method.toUpperCase()} ${c.request.path}`),
@@ -122,12 +118,23 @@ export async function createBackend({
   return api;
 }
 
+/**
+ * What a security handler gives openapi-backend: the outcome once the rate limits have seen it
+ * (they may throw a 429 instead) and the operation's scopes are checked.
+ */
+async function settle(outcome: AuthOutcome, c: Context, call: Call): Promise<unknown> {
+  call.afterAuthentication?.(outcome);
+  const scoped = outcome.ok ? checkScopes(outcome.principal, requiredScopes(c.operation)) : outcome;
+  return scoped.ok ? scoped : { error: scoped };
+}
+
 function unauthorized(c: Context, call: Call): ApiResponse {
   const result = (c.security["bearerAuth"] ?? c.security["metricsToken"]) as
     | { error?: unknown }
     | undefined;
   const failure = result?.error;
-  // Anything but an AuthFailure is a fault in authenticating, not the caller's: a 500.
+  // Anything but an AuthFailure (a rate limit's 429 aside, which the route answers) is a fault
+  // in authenticating, not the caller's: a 500.
   if (!isAuthFailure(failure)) throw failure ?? new Error("authentication gave no outcome");
   call.onAuthFailure?.(failure);
   return authFailureResponse(failure);

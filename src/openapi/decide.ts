@@ -19,6 +19,8 @@ export interface RequestFacts {
   onAuthFailure?: (failure: AuthFailure) => void;
   /** Runs once the request is routed, before credentials are checked (src/http/rate-limit.ts). */
   beforeAuthentication?: Call["beforeAuthentication"];
+  /** Told who the caller is before scopes are checked (src/http/rate-limit.ts). */
+  afterAuthentication?: Call["afterAuthentication"];
 }
 
 export type Decide = (facts: RequestFacts) => Promise<ApiResponse>;
@@ -39,7 +41,8 @@ export function createDecideRouted(api: OpenAPIBackend): DecideRouted {
 }
 
 function callFor(facts: RequestFacts): Call {
-  const { method, target, headers, query, readBody, onAuthFailure, beforeAuthentication } = facts;
+  const { method, target, headers, query, readBody, onAuthFailure } = facts;
+  const { beforeAuthentication, afterAuthentication } = facts;
   const request: Request = {
     method,
     path: originForm(target),
@@ -51,6 +54,7 @@ function callFor(facts: RequestFacts): Call {
     readBody,
     ...(onAuthFailure === undefined ? {} : { onAuthFailure }),
     ...(beforeAuthentication === undefined ? {} : { beforeAuthentication }),
+    ...(afterAuthentication === undefined ? {} : { afterAuthentication }),
   };
 }
 

@@ -1,6 +1,7 @@
 // Rate limits through app.inject: requests per bearer token, and rejected credentials per client
 // address. Each test builds its own app, so counts never carry over.
 import { describe, expect, it } from "vitest";
+import { generateToken } from "../../src/auth/managed-token.ts";
 import {
   AUTH,
   createTestApp,
@@ -11,6 +12,7 @@ import {
   postPlant,
   uniqueId,
 } from "../helpers/app.ts";
+import { hmacKey, jwtConfig, signJwt } from "../helpers/jwt.ts";
 
 const WRONG = { authorization: "Bearer wrong-token-0123456789" };
 
@@ -43,6 +45,49 @@ describe("requests per bearer token", () => {
       ).toBe(200);
       // Routing still comes first.
       expectError(await t.app.inject({ method: "GET", url: "/plants", headers: AUTH }), 405);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("when one token is sent under seven spellings of the header, then they share one limit", async () => {
+    const t = await createTestApp(undefined, undefined, { ops: { tokenRateLimit: 5 } });
+    const token = AUTH.authorization.slice("Bearer ".length);
+    const spellings = ["Bearer", "bearer", "BEARER", "BeArEr", "Bearer ", "Bearer\t", " bearer "];
+    try {
+      const statuses: number[] = [];
+      for (const scheme of spellings) {
+        for (let i = 0; i < 5; i++) {
+          const res = await postPlant(t.app, plantJson(uniqueId(), "spelt"), {
+            authorization: `${scheme} ${token}`,
+          });
+          statuses.push(res.statusCode);
+        }
+      }
+      expect(statuses.filter((status) => status === 200)).toHaveLength(5);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(30);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("when two JWTs of one subject are used, then they share one limit; another subject has its own", async () => {
+    const key = hmacKey("s".repeat(32));
+    const t = await createTestApp(undefined, undefined, {
+      ops: { tokenRateLimit: 2 },
+      jwt: jwtConfig({ kind: "hs256-secret", secret: "s".repeat(32) }),
+    });
+    const send = async (subject: string) => {
+      const jwt = await signJwt(key, { extra: { sub: subject } });
+      return (
+        await postPlant(t.app, plantJson(uniqueId(), "jwt"), { authorization: `Bearer ${jwt}` })
+      ).statusCode;
+    };
+    try {
+      expect([await send("alice"), await send("alice"), await send("alice")]).toEqual([
+        200, 200, 429,
+      ]);
+      expect(await send("bob")).toBe(200);
     } finally {
       await t.close();
     }
@@ -93,6 +138,41 @@ describe("rejected credentials per client address", () => {
         remoteAddress: "192.0.2.10",
       });
       expect(probe.statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("when 200 wrong tokens arrive at once from one address, then at most the limit are answered 401 and the rest 429", async () => {
+    const t = await createTestApp(undefined, undefined, { ops: { authFailureLimit: 10 } });
+    try {
+      // Well-formed managed tokens that do not exist: each is looked up in the store, so all
+      // 200 are being checked at once, as over 200 connections.
+      const answers = await Promise.all(
+        Array.from({ length: 200 }, () =>
+          t.app.inject({
+            method: "POST",
+            url: "/plants",
+            remoteAddress: "192.0.2.20",
+            headers: { ...JSON_TYPE, authorization: `Bearer ${generateToken()}` },
+            payload: plantJson(uniqueId(), "guess"),
+          }),
+        ),
+      );
+      const statuses = answers.map((res) => res.statusCode);
+      expect(statuses.filter((status) => status === 401)).toHaveLength(10);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(190);
+      // Blocked now, the right token included.
+      const id = uniqueId();
+      const right = await t.app.inject({
+        method: "POST",
+        url: "/plants",
+        remoteAddress: "192.0.2.20",
+        headers: { ...JSON_TYPE, ...AUTH },
+        payload: plantJson(id, "right"),
+      });
+      expectError(right, 429);
+      expect(await t.db.store.get(id)).toBeUndefined();
     } finally {
       await t.close();
     }

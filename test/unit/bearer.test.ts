@@ -9,17 +9,28 @@ const verify = (header: string | undefined) => {
 };
 
 describe("bearer credentials against static tokens", () => {
+  const firstCaller = verify("Bearer first-token-0123456789");
+
   it.each([
-    "Bearer first-token-0123456789",
-    "bearer second-token-0123456789",
-    "BEARER first-token-0123456789",
-    "  Bearer   first-token-0123456789  ",
-  ])("when the header is %j, then it is accepted with full access", (header) => {
-    expect(verify(header)).toEqual({
-      ok: true,
-      principal: { token: { kind: "static" }, scopes: undefined },
-    });
-  });
+    ["Bearer first-token-0123456789", "first"],
+    ["bearer second-token-0123456789", "second"],
+    ["BEARER first-token-0123456789", "first"],
+    ["  Bearer \t first-token-0123456789  ", "first"],
+  ])(
+    "when the header is %j, then it is accepted with full access as the %s token's caller",
+    (header, which) => {
+      const outcome = verify(header);
+      expect(outcome).toEqual({
+        ok: true,
+        principal: { token: { kind: "static" }, scopes: undefined, limitKey: expect.any(String) },
+      });
+      // One caller however the header is spelt, and never the token itself.
+      const key = outcome.ok ? outcome.principal.limitKey : "";
+      const firstKey = firstCaller.ok ? firstCaller.principal.limitKey : "";
+      expect(key === firstKey).toBe(which === "first");
+      expect(key).not.toContain("token-0123456789");
+    },
+  );
 
   it.each([
     [undefined, "missing"],
