@@ -24,11 +24,12 @@ export type paths = {
          *     literals such as `1.0` or `1e2` are integers; `1.5` and `"5"` are not.
          *     Names and tags are kept exactly as sent; unknown fields are ignored.
          *
-         *     Checks run in this order: method and path (404, 405), rate limits (429),
-         *     credentials (401, or 503 when a JWT's keys cannot be fetched), scope (403),
-         *     body size (413), a missing body (400), content type (415), body syntax and
-         *     shape (400), then the store (409, 503). A request without valid
-         *     credentials learns nothing about its body.
+         *     Checks run in this order: method and path (404, 405), an address blocked
+         *     for sending rejected credentials (429), credentials (401, or 429 once the
+         *     address's allowance is used, or 503 when a token cannot be checked), the
+         *     caller's rate limit (429), scope (403), body size (413), a missing body
+         *     (400), content type (415), body syntax and shape (400), then the store (409,
+         *     503). A request without valid credentials learns nothing about its body.
          */
         post: operations["createPlant"];
         delete?: never;
@@ -408,7 +409,8 @@ export type components = {
             };
         };
         /**
-         * @description Too many requests: this bearer token made more than
+         * @description Too many requests: this caller (a managed token, a JWT's subject, or a
+         *     static token, however the header is spelt) made more than
          *     PLANTSTORE_TOKEN_RATE_LIMIT requests (default 6000) in the current
          *     minute, or this client address sent more than
          *     PLANTSTORE_AUTH_FAILURE_LIMIT rejected credentials (default 60) in the
