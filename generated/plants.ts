@@ -578,8 +578,10 @@ export interface operations {
             /**
              * @description The server cannot take the request now: it is shutting down, it is
              *     overloaded (its event loop lags), its database is unreachable or did not
-             *     answer in time, or the keys to check a JWT could not be fetched from the
-             *     identity provider. The `Retry-After`
+             *     answer in time, its store cannot write (a full disk, a read-only database,
+             *     an I/O error, the SQLite file deleted or replaced while the server runs),
+             *     a managed token could not be looked up, or the keys to check a JWT could
+             *     not be fetched from the identity provider. The `Retry-After`
              *     header says how many seconds to wait. Nothing was changed by a request
              *     refused while shutting down; after a database failure the plant may or
              *     may not be stored, and resending the same NewPlant is safe (200 if it was).
@@ -625,8 +627,11 @@ export interface operations {
             405: components["responses"]["GetOnly"];
             500: components["responses"]["InternalError"];
             /**
-             * @description Not ready: the store is unreachable or too slow, the server is shutting
-             *     down, or it is overloaded. `Retry-After` says when to ask again.
+             * @description Not ready: the store is unreachable or too slow, it failed to write
+             *     for a reason of its own (a full disk, a read-only database, an I/O
+             *     error; until a test write succeeds again), its SQLite file was deleted
+             *     or replaced while the server runs (until it is restarted), the server is
+             *     shutting down, or it is overloaded. `Retry-After` says when to ask again.
              */
             503: {
                 headers: {

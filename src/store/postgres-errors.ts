@@ -1,6 +1,6 @@
 // Which PostgreSQL failures mean "the database is away or busy" (503, retry later) rather
 // than a fault in this code (500). Codes are postgres.js's own and PostgreSQL's SQLSTATEs.
-import { StoreUnavailableError } from "./store.ts";
+import { StoreFaultError, StoreUnavailableError } from "./store.ts";
 
 const CONNECTION_CODES = new Set([
   "ECONNREFUSED",
@@ -30,6 +30,16 @@ const UNAVAILABLE_SQLSTATES = new Set([
 // Connection exception (08), insufficient resources (53), invalid authorization (28).
 const UNAVAILABLE_CLASSES = ["08", "53", "28"];
 
+// The server cannot write, and will not by itself in a moment: not ready until a test write
+// succeeds (src/store/fault-latch.ts).
+const FAULT_SQLSTATES = new Set([
+  "53100", // disk full
+  "25006", // read-only transaction: a standby, or default_transaction_read_only after a failover
+  "58030", // I/O error
+  "XX001", // data corrupted
+  "XX002", // index corrupted
+]);
+
 /** Serialization failures and deadlocks: the same statement may succeed if run again. */
 export const isRetryableTransaction = (error: unknown): boolean =>
   ["40001", "40P01"].includes(codeOf(error) ?? "");
@@ -39,6 +49,7 @@ export function isUnavailable(error: unknown): boolean {
   const code = codeOf(error);
   if (code === undefined) return false;
   return (
+    FAULT_SQLSTATES.has(code) ||
     CONNECTION_CODES.has(code) ||
     UNAVAILABLE_SQLSTATES.has(code) ||
     UNAVAILABLE_CLASSES.some((cls) => code.length === 5 && code.startsWith(cls))
@@ -50,7 +61,8 @@ export function asStoreError(error: unknown): unknown {
   if (error instanceof StoreUnavailableError || !isUnavailable(error)) return error;
   const code = codeOf(error);
   const message = error instanceof Error ? error.message : String(error);
-  return new StoreUnavailableError(`${code}: ${message}`, { cause: error });
+  const kind = FAULT_SQLSTATES.has(code ?? "") ? StoreFaultError : StoreUnavailableError;
+  return new kind(`${code}: ${message}`, { cause: error });
 }
 
 function codeOf(error: unknown): string | undefined {

@@ -35,6 +35,15 @@ const MIGRATIONS: readonly Migration[] = [
           );
           CREATE UNIQUE INDEX api_tokens_unrevoked_name ON api_tokens (name) WHERE revoked_at IS NULL`,
   },
+  {
+    name: "create plantstore_probe",
+    // One row the store rewrites to see whether it can write again after a fault (a full
+    // disk, a read-only server after a failover); see src/store/fault-latch.ts.
+    sql: `CREATE TABLE plantstore_probe (
+            id INTEGER PRIMARY KEY,
+            at TIMESTAMPTZ NOT NULL
+          )`,
+  },
 ];
 
 export async function migratePostgres(sql: PostgresClient): Promise<MigrationResult> {

@@ -4,6 +4,7 @@ import postgres, { type PendingQuery, type Row, type Sql } from "postgres";
 import { type PostgresDatabase, redactUrl } from "../config.ts";
 import { outcomesInOrder, type RowOutcome, resultOf, toPlant } from "./batch-outcome.ts";
 import { createBatcher } from "./batcher.ts";
+import { createFaultLatch } from "./fault-latch.ts";
 import { asStoreError, isRetryableTransaction } from "./postgres-errors.ts";
 import { migratePostgres } from "./postgres-migrations.ts";
 import { createPostgresTokenStore } from "./postgres-tokens.ts";
@@ -97,6 +98,8 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
     maxBatch: MAX_BATCH,
   });
 
+  const faults = createFaultLatch();
+
   const writeWithRetries = async (plants: readonly NewPlant[]): Promise<RowOutcome[]> => {
     const deadline = Date.now() + db.queryTimeoutMs + CLIENT_GRACE_MS;
     for (let tries = 1; ; tries++) {
@@ -146,7 +149,7 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
     async create(plant: NewPlant): Promise<CreateResult> {
       const wanted = toPlant({ name: plant.name, tag: plant.tag ?? null });
       assertStorableText(wanted);
-      return resultOf(wanted, await batcher.submit(plant));
+      return resultOf(wanted, await faults.watch(() => batcher.submit(plant)));
     },
     async get(id) {
       try {
@@ -157,8 +160,17 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
       }
     },
     async ping() {
+      const deadline = Date.now() + PING_TIMEOUT_MS;
       try {
-        await withDeadline(sql`SELECT 1`, Date.now() + PING_TIMEOUT_MS, PING_TIMEOUT_MS);
+        await withDeadline(sql`SELECT 1`, deadline, PING_TIMEOUT_MS);
+        await faults.check(async () => {
+          await withDeadline(
+            sql`INSERT INTO plantstore_probe (id, at) VALUES (1, now())
+                ON CONFLICT (id) DO UPDATE SET at = excluded.at`,
+            deadline,
+            PING_TIMEOUT_MS,
+          );
+        });
       } catch (error) {
         throw asStoreError(error);
       }

@@ -23,6 +23,12 @@ const MIGRATIONS: readonly string[] = [
      revoked_at   INTEGER
    ) STRICT;
    CREATE UNIQUE INDEX api_tokens_unrevoked_name ON api_tokens (name) WHERE revoked_at IS NULL`,
+  // 3: one row the store rewrites to see whether it can write again after a fault (a full
+  // disk, say); see src/store/fault-latch.ts.
+  `CREATE TABLE plantstore_probe (
+     id INTEGER PRIMARY KEY,
+     at INTEGER NOT NULL
+   ) STRICT`,
 ];
 
 export function migrateSqlite(db: Database): MigrationResult {

@@ -23,7 +23,7 @@ const PURGE_ROWIDS_PER_STATEMENT = 10_000;
 
 export function createSqliteTokenStore(
   db: Database,
-  busyAsUnavailable: <T>(write: () => T) => T,
+  asStoreErrors: <T>(write: () => T) => T,
 ): TokenStore {
   const insert = db.prepare<[string, string, string, string | null, number, number | null]>(
     `INSERT INTO api_tokens (id, name, hash, scopes, created_at, expires_at)
@@ -54,12 +54,12 @@ export function createSqliteTokenStore(
       `SELECT * FROM api_tokens WHERE hash IN (${Array(size).fill("?").join(", ")})`,
     ),
   );
-  const purge = createSqlitePurge(db, busyAsUnavailable);
+  const purge = createSqlitePurge(db, asStoreErrors);
 
   return {
     async create(token: NewToken) {
       try {
-        busyAsUnavailable(() =>
+        asStoreErrors(() =>
           insert.run(
             token.id,
             token.name,
@@ -87,15 +87,15 @@ export function createSqliteTokenStore(
       const rows: Row[] = [];
       for (let at = 0; at < hashes.length; at += MAX_HASHES_PER_STATEMENT) {
         const chunk = hashes.slice(at, at + MAX_HASHES_PER_STATEMENT);
-        rows.push(...busyAsUnavailable(() => selectByHashes(chunk.length).all(...chunk)));
+        rows.push(...asStoreErrors(() => selectByHashes(chunk.length).all(...chunk)));
       }
       return rows.map(toRecord);
     },
     async hasAny() {
-      return busyAsUnavailable(() => any.get()?.found === 1);
+      return asStoreErrors(() => any.get()?.found === 1);
     },
     async hasUsable(now) {
-      return busyAsUnavailable(() => usable.get(now.getTime())?.found === 1);
+      return asStoreErrors(() => usable.get(now.getTime())?.found === 1);
     },
     purge,
     async revoke(idOrName, at) {
@@ -106,13 +106,13 @@ export function createSqliteTokenStore(
         revoke.run(at.getTime(), row.id);
         return { kind: "revoked", token: { ...toRecord(row), revokedAt: at } };
       });
-      return busyAsUnavailable(() => revokeOne.immediate());
+      return asStoreErrors(() => revokeOne.immediate());
     },
     async recordLastUsed(uses) {
       const recordAll = db.transaction(() => {
         for (const [id, at] of uses) used.run(at.getTime(), id, at.getTime());
       });
-      busyAsUnavailable(() => recordAll.immediate());
+      asStoreErrors(() => recordAll.immediate());
     },
   };
 }
@@ -140,7 +140,7 @@ function statementsBySize<Params extends unknown[], Result>(
  */
 function createSqlitePurge(
   db: Database,
-  busyAsUnavailable: <T>(write: () => T) => T,
+  asStoreErrors: <T>(write: () => T) => T,
 ): (before: Date) => Promise<number> {
   // Two subqueries: SQLite answers a lone min() or max() of the rowid from the b-tree's ends.
   const bounds = db.prepare<[], { low: number | null; high: number | null }>(
@@ -151,13 +151,13 @@ function createSqlitePurge(
      WHERE rowid >= ? AND rowid < ? AND (revoked_at < ? OR expires_at < ?)`,
   );
   return async (before) => {
-    const { low, high } = busyAsUnavailable(() => bounds.get()) ?? { low: null, high: null };
+    const { low, high } = asStoreErrors(() => bounds.get()) ?? { low: null, high: null };
     if (low === null || high === null) return 0;
     const cutoff = before.getTime();
     let removed = 0;
     for (let from = low; from <= high; from += PURGE_ROWIDS_PER_STATEMENT) {
       const to = from + PURGE_ROWIDS_PER_STATEMENT;
-      removed += busyAsUnavailable(() => purgeRange.run(from, to, cutoff, cutoff)).changes;
+      removed += asStoreErrors(() => purgeRange.run(from, to, cutoff, cutoff)).changes;
       await yieldToRequests();
     }
     return removed;

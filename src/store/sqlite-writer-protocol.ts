@@ -35,16 +35,24 @@ export function fromOutcomes({ inserted, stored }: BatchOutcomes): RowOutcome[] 
 
 export type ToWriter =
   | ({ kind: "batch"; seq: number } & BatchColumns)
+  /** A test write (one row of plantstore_probe), to see whether the store can write again. */
+  | { kind: "probe"; seq: number }
   /** Finish the batch in hand, close the connection, and exit. */
   | { kind: "close" };
 
 export type FromWriter =
   | { kind: "ready" }
   | ({ kind: "done"; seq: number } & BatchOutcomes)
+  | { kind: "probed"; seq: number }
   | { kind: "failed"; seq: number; code: string | undefined; message: string }
   | { kind: "open-failed"; code: string | undefined; message: string };
 
 export interface WriterData {
   path: string;
   busyTimeoutMs: number;
+  /** The file the main thread opened (sqlite-file.ts); writes stop if the path names another. */
+  fileIdentity: string;
 }
+
+/** SQLite's own code for a database file unlinked or moved while open, which WAL mode misses. */
+export const FILE_MOVED_CODE = "SQLITE_READONLY_DBMOVED";

@@ -4,17 +4,19 @@
 // they would one after the other.
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
-import type {
-  BatchColumns,
-  BatchOutcomes,
-  FromWriter,
-  ToWriter,
-  WriterData,
+import { fileIdentity } from "./sqlite-file.ts";
+import {
+  type BatchColumns,
+  type BatchOutcomes,
+  FILE_MOVED_CODE,
+  type FromWriter,
+  type ToWriter,
+  type WriterData,
 } from "./sqlite-writer-protocol.ts";
 
 const port = parentPort;
 if (port === null) throw new Error("sqlite-writer-thread.ts runs only as a worker thread");
-const { path, busyTimeoutMs } = workerData as WriterData;
+const { path, busyTimeoutMs, fileIdentity: opened } = workerData as WriterData;
 const send = (message: FromWriter) => port.postMessage(message);
 
 const codeOf = (error: unknown): string | undefined => {
@@ -25,6 +27,28 @@ const codeOf = (error: unknown): string | undefined => {
 interface Connection {
   db: Database.Database;
   apply: (batch: BatchColumns) => BatchOutcomes;
+  probe: () => void;
+}
+
+/**
+ * Throws unless the path still names the file this thread opened. Checked before a batch (so
+ * nothing is written to a file that is gone) and after its commit (so nothing written to one
+ * is acknowledged).
+ */
+function checkFile(): void {
+  if (fileIdentity(path) !== opened) {
+    throw Object.assign(new Error(`the SQLite file ${path} was deleted or replaced while open`), {
+      code: FILE_MOVED_CODE,
+    });
+  }
+}
+
+/** `work` between two checks of the file. */
+function onSameFile<T>(work: () => T): T {
+  checkFile();
+  const result = work();
+  checkFile();
+  return result;
 }
 
 function open(): Connection {
@@ -53,9 +77,18 @@ function open(): Connection {
       }
       return { inserted, stored };
     });
+    const touch = db.prepare<[number]>(
+      "INSERT INTO plantstore_probe (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at",
+    );
+    const probe = db.transaction(() => touch.run(Date.now()));
+    checkFile();
     // BEGIN IMMEDIATE: the write lock is taken at the start, so a busy file fails the whole
     // batch before anything is applied rather than half-way through.
-    return { db, apply: (batch) => transaction.immediate(batch) };
+    return {
+      db,
+      apply: (batch) => onSameFile(() => transaction.immediate(batch)),
+      probe: () => onSameFile(() => probe.immediate()),
+    };
   } catch (error) {
     db.close();
     throw error;
@@ -72,7 +105,7 @@ try {
 }
 
 if (connection !== undefined) {
-  const { db, apply } = connection;
+  const { db, apply, probe } = connection;
   port.on("message", (message: ToWriter) => {
     if (message.kind === "close") {
       db.close();
@@ -80,6 +113,11 @@ if (connection !== undefined) {
       return;
     }
     try {
+      if (message.kind === "probe") {
+        probe();
+        send({ kind: "probed", seq: message.seq });
+        return;
+      }
       const outcomes = apply(message);
       port.postMessage({ kind: "done", seq: message.seq, ...outcomes } satisfies FromWriter, [
         outcomes.inserted.buffer,

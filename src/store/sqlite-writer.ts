@@ -2,7 +2,7 @@
 // the first write, one batch in flight at a time, restarted if it ever dies.
 import { Worker } from "node:worker_threads";
 import type { RowOutcome } from "./batch-outcome.ts";
-import { lockedError } from "./sqlite-errors.ts";
+import { sqliteStoreError } from "./sqlite-errors.ts";
 import {
   type FromWriter,
   fromOutcomes,
@@ -15,6 +15,8 @@ import { StoreUnavailableError } from "./store.ts";
 
 export interface SqliteWriter {
   write(rows: readonly PlantRow[]): Promise<readonly RowOutcome[]>;
+  /** A test write that commits (one row of plantstore_probe); rejects as a write would. */
+  probe(): Promise<void>;
   /** Starts the thread if need be; resolves once it holds an open connection, else rejects. */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -66,6 +68,7 @@ export function createSqliteWriter(data: WriterData): SqliteWriter {
         const waiting = pending.get(message.seq);
         pending.delete(message.seq);
         if (message.kind === "done") waiting?.resolve(fromOutcomes(message));
+        else if (message.kind === "probed") waiting?.resolve([]);
         else waiting?.reject(writeError(message.code, message.message));
       }
     });
@@ -78,19 +81,28 @@ export function createSqliteWriter(data: WriterData): SqliteWriter {
     return { thread, ready, pending };
   };
 
+  /** Sends one message that the thread answers by its seq, and waits for that answer. */
+  const ask = (
+    message: (seq: number) => ToWriter,
+    transfer: (sent: ToWriter) => ArrayBuffer[] = () => [],
+  ): Promise<readonly RowOutcome[]> => {
+    if (closed) return Promise.reject(new StoreUnavailableError("the store is closed"));
+    running ??= start();
+    const { thread, pending } = running;
+    const sent = message(++seq);
+    return new Promise((resolve, reject) => {
+      pending.set(seq, { resolve, reject });
+      thread.postMessage(sent, transfer(sent));
+    });
+  };
+
   return {
     write(rows) {
-      if (closed) return Promise.reject(new StoreUnavailableError("the store is closed"));
-      running ??= start();
-      const { thread, pending } = running;
-      const id = ++seq;
-      return new Promise((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        const columns = toColumns(rows);
-        thread.postMessage({ kind: "batch", seq: id, ...columns } satisfies ToWriter, [
-          columns.ids.buffer,
-        ]);
-      });
+      const columns = toColumns(rows);
+      return ask((id) => ({ kind: "batch", seq: id, ...columns }), () => [columns.ids.buffer]);
+    },
+    async probe() {
+      await ask((id) => ({ kind: "probe", seq: id }));
     },
     ready() {
       if (closed) return Promise.reject(new StoreUnavailableError("the store is closed"));
@@ -111,7 +123,7 @@ export function createSqliteWriter(data: WriterData): SqliteWriter {
 
 function writeError(code: string | undefined, message: string): Error {
   return (
-    lockedError(code, message) ??
+    sqliteStoreError(code, message) ??
     Object.assign(new Error(`SQLite write failed: ${message}`), { code })
   );
 }

@@ -7,7 +7,9 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { type RowOutcome, resultOf, toPlant } from "./batch-outcome.ts";
 import { createBatcher } from "./batcher.ts";
-import { lockedError } from "./sqlite-errors.ts";
+import { createFaultLatch } from "./fault-latch.ts";
+import { sqliteStoreError } from "./sqlite-errors.ts";
+import { assertSameFile, fileIdentity } from "./sqlite-file.ts";
 import { migrateSqlite } from "./sqlite-migrations.ts";
 import { createSqliteTokenStore } from "./sqlite-tokens.ts";
 import { createSqliteWriter } from "./sqlite-writer.ts";
@@ -31,16 +33,19 @@ interface Row {
 export function openSqliteDatabase(path: string): {
   db: Database.Database;
   schema: MigrationResult;
+  /** The file opened (sqlite-file.ts), taken just after opening it. */
+  identity: string;
 } {
   mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
+  const identity = fileIdentity(path);
   try {
     // WAL + synchronous=FULL: a commit is on disk (fsync) before create() resolves,
     // so an acknowledged plant survives a crash or power loss.
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = FULL");
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    return { db, schema: migrateSqlite(db) };
+    return { db, schema: migrateSqlite(db), identity };
   } catch (error) {
     db.close();
     throw error;
@@ -53,8 +58,9 @@ const BUSY_TIMEOUT_MS = 5000;
 const MAX_BATCH = 512;
 
 export function openSqliteStore(path: string): Store {
-  const { db, schema } = openSqliteDatabase(path);
-  const writer = createSqliteWriter({ path, busyTimeoutMs: BUSY_TIMEOUT_MS });
+  const { db, schema, identity } = openSqliteDatabase(path);
+  const writer = createSqliteWriter({ path, busyTimeoutMs: BUSY_TIMEOUT_MS, fileIdentity: identity });
+  const faults = createFaultLatch();
   const batcher = createBatcher<PlantRow, RowOutcome>({
     write: (rows) => writer.write(rows),
     // The write thread takes batches in order; with a few handed over ahead, the next one is
@@ -75,10 +81,8 @@ export function openSqliteStore(path: string): Store {
     async create(plant: NewPlant): Promise<CreateResult> {
       const wanted: Plant = toPlant({ name: plant.name, tag: plant.tag ?? null });
       assertStorableText(wanted);
-      return resultOf(
-        wanted,
-        await batcher.submit({ id: plant.id, name: plant.name, tag: plant.tag ?? null }),
-      );
+      const row = { id: plant.id, name: plant.name, tag: plant.tag ?? null };
+      return resultOf(wanted, await faults.watch(() => batcher.submit(row)));
     },
     async get(id) {
       return read(id);
@@ -86,8 +90,10 @@ export function openSqliteStore(path: string): Store {
     async ping() {
       try {
         probe.get();
+        assertSameFile(path, identity);
         // The write thread too: a store that can read but not write is not ready.
         await writer.ready();
+        await faults.check(() => writer.probe());
       } catch (error) {
         if (error instanceof StoreUnavailableError) throw error;
         throw new StoreUnavailableError(`the SQLite file cannot be used: ${String(error)}`, {
@@ -105,17 +111,17 @@ export function openSqliteStore(path: string): Store {
       await writer.close();
       db.close();
     },
-    tokens: createSqliteTokenStore(db, busyAsUnavailable),
+    tokens: createSqliteTokenStore(db, asStoreErrors),
   };
 }
 
-// Another process held the write lock past busy_timeout: the file is busy, not broken.
-export function busyAsUnavailable<T>(write: () => T): T {
+/** Runs a statement, rethrowing a locked file or a fault of the file as the store's errors. */
+export function asStoreErrors<T>(work: () => T): T {
   try {
-    return write();
+    return work();
   } catch (error) {
-    const locked = lockedError((error as { code?: unknown }).code, String(error));
-    if (locked !== undefined) throw Object.assign(locked, { cause: error });
+    const mapped = sqliteStoreError((error as { code?: unknown }).code, String(error));
+    if (mapped !== undefined) throw Object.assign(mapped, { cause: error });
     throw error;
   }
 }

@@ -49,6 +49,16 @@ export class StoreUnavailableError extends Error {
   override name = "StoreUnavailableError";
 }
 
+/**
+ * The store cannot write for a reason that is not the caller's and will not pass by itself in
+ * a moment: the disk is full, the file or database is read-only, an I/O error, the SQLite file
+ * was deleted or replaced while open. Answered 503 like any unavailability; readiness stays 503
+ * until a test write succeeds (src/store/fault-latch.ts).
+ */
+export class StoreFaultError extends StoreUnavailableError {
+  override name = "StoreFaultError";
+}
+
 /** Schema versions before and after a migration run (equal when nothing was to do). */
 export interface MigrationResult {
   from: number;

@@ -63,6 +63,8 @@ export type StartOptions = (
   startTimeoutMs?: number;
   /** Told each piece of stderr as it arrives, e.g. to act on a line before the server listens. */
   onStderr?: (chunk: string) => void;
+  /** Runs the server through another command (e.g. in namespaces of its own): its argv prefix. */
+  launcher?: readonly string[];
 };
 
 // `npm start` runs `tsx src/main.ts`; absolute paths let the server run from any directory.
@@ -95,7 +97,12 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
   };
   for (const [name, value] of Object.entries(merged)) if (value !== undefined) env[name] = value;
 
-  const child = spawn(process.execPath, ENTRY_ARGS, {
+  const [command = process.execPath, ...args] = [
+    ...(options.launcher ?? []),
+    process.execPath,
+    ...ENTRY_ARGS,
+  ];
+  const child = spawn(command, args, {
     cwd: options.cwd ?? REPO_ROOT,
     env,
     stdio: ["ignore", "pipe", "pipe"],

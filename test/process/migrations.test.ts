@@ -11,8 +11,8 @@ import { expectPlantAnswer, post } from "../helpers/socket-http.ts";
 import { startTcpGate, type TcpGate, throughGate } from "../helpers/tcp-gate.ts";
 import { hostAndPort } from "../helpers/tcp-proxy.ts";
 
-/** The schema versions this plantstore knows: plants (1), API tokens (2). */
-const KNOWN_VERSIONS = [1, 2];
+/** The schema versions this plantstore knows: plants (1), API tokens (2), the write probe (3). */
+const KNOWN_VERSIONS = [1, 2, 3];
 const LATEST = KNOWN_VERSIONS.length;
 const SERVERS_AT_ONCE = 4;
 

@@ -5,6 +5,7 @@ import { openPostgresStore } from "../../src/store/postgres.ts";
 import {
   type PlantStore,
   SchemaTooNewError,
+  StoreFaultError,
   StoreUnavailableError,
 } from "../../src/store/store.ts";
 import { uniqueId } from "../helpers/app.ts";
@@ -56,6 +57,7 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
       expect(rows.map((r) => ({ ...r }))).toEqual([
         { version: 1, name: "create plants" },
         { version: 2, name: "create api_tokens" },
+        { version: 3, name: "create plantstore_probe" },
       ]);
     } finally {
       await fresh.drop();
@@ -69,7 +71,7 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
       WHERE table_name = 'plants' AND column_name = 'id'`;
     expect(column?.["data_type"]).toBe("bigint");
     expect(store.describe()).toMatch(
-      /^postgres postgres:\/\/postgres@.*schema version 2, .*synchronous_commit=on\)$/,
+      /^postgres postgres:\/\/postgres@.*schema version 3, .*synchronous_commit=on\)$/,
     );
   });
 
@@ -87,7 +89,7 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
       try {
         expect(await store.get(5n)).toEqual({ name: "Kept" });
         expect(await store.tokens.list()).toEqual([]);
-        expect(store.describe()).toContain("schema version 2");
+        expect(store.describe()).toContain("schema version 3");
       } finally {
         await store.close();
       }
@@ -168,6 +170,49 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
     await holder.end();
     expect(await store.get(id)).toBeUndefined();
     expect((await store.create({ id, name: "after" })).kind).toBe("created");
+  });
+
+  it("when the database turns read-only (a standby after a failover), then creates fail as faults and ping too until it is writable again", async () => {
+    const readOnly = await createTestDatabase();
+    const control = postgres(TEST_DATABASE_URL ?? "", { max: 1, onnotice: () => undefined });
+    // New sessions get the setting; the pool's current ones are ended so it reconnects.
+    const setReadOnly = async (on: boolean) => {
+      await control.unsafe(
+        `ALTER DATABASE ${readOnly.name} ${on ? "SET default_transaction_read_only = on" : "RESET default_transaction_read_only"}`,
+      );
+      await control`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                    WHERE datname = ${readOnly.name} AND pid <> pg_backend_pid()`;
+    };
+    /** The first failure that is not the ended connection the pool reports once. */
+    const settled = async (attempt: () => Promise<unknown>): Promise<unknown> => {
+      for (let tries = 0; tries < 10; tries++) {
+        const error = await attempt().then(
+          () => undefined,
+          (reason: unknown) => reason,
+        );
+        if (error === undefined || error instanceof StoreFaultError) return error;
+      }
+      return "no fault after 10 tries";
+    };
+    try {
+      const store = await openPostgresStore(settingsFor(readOnly.url));
+      opened.push(store);
+      expect((await store.create({ id: uniqueId(), name: "writable" })).kind).toBe("created");
+      await setReadOnly(true);
+      const id = uniqueId();
+      expect(await settled(() => store.create({ id, name: "refused" }))).toBeInstanceOf(
+        StoreFaultError,
+      );
+      await expect(store.ping()).rejects.toBeInstanceOf(StoreFaultError);
+      expect(await store.get(id)).toBeUndefined();
+
+      await setReadOnly(false);
+      expect(await settled(() => store.ping())).toBeUndefined();
+      expect((await store.create({ id, name: "written" })).kind).toBe("created");
+    } finally {
+      await control.end({ timeout: 1 });
+      await readOnly.drop();
+    }
   });
 
   describe("when the database goes away and comes back", () => {

@@ -28,7 +28,7 @@ describe("SQLite specifics", () => {
     await store.create({ id: 1n, name: "x" });
     await store.close();
     const db = new Database(path, { readonly: true });
-    expect(db.pragma("user_version", { simple: true })).toBe(2);
+    expect(db.pragma("user_version", { simple: true })).toBe(3);
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
     db.close();
   });
@@ -63,7 +63,7 @@ describe("SQLite specifics", () => {
     const path = tempPath("plants.db");
     const store = openSqliteStore(path);
     expect(store.describe()).toBe(
-      `sqlite ${path} (schema version 2, journal_mode=wal, synchronous=full)`,
+      `sqlite ${path} (schema version 3, journal_mode=wal, synchronous=full)`,
     );
     await store.close();
   });
@@ -92,7 +92,7 @@ describe("SQLite specifics", () => {
     const store = openSqliteStore(path);
     expect(await store.get(5n)).toEqual({ name: "Kept" });
     expect(await store.tokens.list()).toEqual([]);
-    expect(store.describe()).toContain("schema version 2");
+    expect(store.describe()).toContain("schema version 3");
     await store.close();
   });
 
