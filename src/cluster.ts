@@ -1,6 +1,11 @@
 // PLANTSTORE_WORKERS > 1: this process supervises that many server processes sharing one
-// port (node:cluster hands connections to them in turn). It serves nothing itself: it
-// forks, restarts a worker that dies while serving, and passes shutdown signals on.
+// port. It serves nothing itself: it forks, restarts a worker that dies while serving, and
+// passes shutdown signals on. The workers accept connections from the shared socket
+// themselves (SCHED_NONE): with node:cluster's default round robin the supervisor accepts
+// each one and hands it over, and a connection handed to a worker that dies before taking it
+// stays open in the supervisor with nobody to answer it (seen: over 20 s, until the client
+// gave up). Accepting in the workers, a dying worker's connections close with it and the
+// ones still queued on the socket go to the others.
 import cluster, { type Worker } from "node:cluster";
 
 export interface SupervisorOptions {
@@ -79,6 +84,8 @@ export function superviseWorkers({ workers, shutdownTimeoutMs }: SupervisorOptio
 
   process.on("SIGTERM", () => stop("SIGTERM", 0));
   process.on("SIGINT", () => stop("SIGINT", 0));
+  // Must be set before the first fork.
+  cluster.schedulingPolicy = cluster.SCHED_NONE;
   say(`starting ${workers} worker processes`);
   for (let i = 0; i < workers; i++) cluster.fork(SUPERVISED);
 }

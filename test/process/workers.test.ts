@@ -3,7 +3,7 @@
 // supervisor stops them all on SIGTERM (or when it is killed itself).
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { plantJson, uniqueId } from "../helpers/app.ts";
-import { waitUntil } from "../helpers/load.ts";
+import { sleep, waitUntil } from "../helpers/load.ts";
 import { bodiesForRound, expectOneVersionWon, REQUESTS } from "../helpers/races.ts";
 import { runServerToExit } from "../helpers/run-process.ts";
 import { killLeftoverServers, type ServerProcess, startServer } from "../helpers/server-process.ts";
@@ -81,6 +81,42 @@ describe.each(storeEngines)("PLANTSTORE_WORKERS=2 on $name", (engine) => {
       await expectOneVersionWon(shared.store, id, bodies, answers);
     },
   );
+
+  test("when workers are killed while new connections keep arriving, then every connection is answered or closed, none left waiting", async () => {
+    const host = new URL(server.url).host;
+    const probe = `GET /healthz HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`;
+    let churning = true;
+    const outcomes = { answered: 0, closed: 0, stranded: 0 };
+    // A fresh connection per request, from 8 clients at once, each bounded by 4 s.
+    const clients = Array.from({ length: 8 }, async () => {
+      while (churning) {
+        await rawRequest(server.url, [probe], 4000).then(
+          () => outcomes.answered++,
+          (error: Error) =>
+            /timed out/.test(error.message) ? outcomes.stranded++ : outcomes.closed++,
+        );
+      }
+    });
+    try {
+      for (let kill = 0; kill < 3; kill++) {
+        const workers = listeningWorkers(server).size;
+        await sleep(300);
+        const victim = [...listeningWorkers(server)].at(-1);
+        if (victim === undefined) throw new Error("no worker pid logged");
+        process.kill(victim, "SIGKILL");
+        await waitUntil(
+          () => listeningWorkers(server).size > workers,
+          "a new worker listens",
+          20_000,
+        );
+      }
+    } finally {
+      churning = false;
+      await Promise.all(clients);
+    }
+    expect(outcomes.stranded).toBe(0);
+    expect(outcomes.answered).toBeGreaterThan(0);
+  });
 
   test("when a worker is killed, then another takes its place and the service keeps answering", async () => {
     const [victim] = [...listeningWorkers(server)];
