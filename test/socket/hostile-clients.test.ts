@@ -3,6 +3,7 @@
 // read, half-open connections, many connections from one address, a head with thousands of
 // lines, pipelined requests followed by garbage, and an unknown method. Every wait here is
 // bounded; nothing asserts a duration.
+import { readFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { afterAll, describe, expect, test } from "vitest";
 import { openSqliteStore } from "../../src/store/sqlite.ts";
@@ -136,6 +137,32 @@ describe("connections that hold a slot", () => {
     );
     try {
       await servedAgain(server.url);
+    } finally {
+      for (const reader of readers) reader.socket.destroy();
+      await server.stop();
+    }
+  });
+
+  test("when 150 clients each pipeline the docs bundle four times and never read, then the server's memory grows by less than 150 MB", async () => {
+    const server = await start({ PLANTSTORE_MAX_CONNECTIONS_PER_ADDRESS: "0" });
+    const host = new URL(server.url).host;
+    const rss = () => {
+      const status = readFileSync(`/proc/${server.child.pid}/status`, "utf8");
+      return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN) * 1024;
+    };
+    const before = rss();
+    const bundle = `GET /docs/swagger-ui-bundle.js HTTP/1.1\r\nHost: ${host}\r\n\r\n`;
+    const readers = await Promise.all(
+      Array.from({ length: 150 }, () => hold(server.url, bundle.repeat(4), false)),
+    );
+    try {
+      let peak = before;
+      for (let i = 0; i < 20; i++) {
+        await sleep(100);
+        peak = Math.max(peak, rss());
+      }
+      // main copied the 1.7 MB bundle into every answer it could not finish sending: 861 MB.
+      expect(peak - before).toBeLessThan(150 * 1024 * 1024);
     } finally {
       for (const reader of readers) reader.socket.destroy();
       await server.stop();
