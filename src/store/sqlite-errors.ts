@@ -17,7 +17,10 @@ const FAULT_CODES: readonly string[] = [
 ];
 
 /** The StoreUnavailableError (or StoreFaultError) an SQLite code stands for, or undefined. */
-export function sqliteStoreError(code: unknown, message: string): StoreUnavailableError | undefined {
+export function sqliteStoreError(
+  code: unknown,
+  message: string,
+): StoreUnavailableError | undefined {
   if (typeof code !== "string") return undefined;
   const primary = code.split("_", 2).join("_");
   if (LOCKED_CODES.has(primary)) {

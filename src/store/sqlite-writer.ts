@@ -99,7 +99,10 @@ export function createSqliteWriter(data: WriterData): SqliteWriter {
   return {
     write(rows) {
       const columns = toColumns(rows);
-      return ask((id) => ({ kind: "batch", seq: id, ...columns }), () => [columns.ids.buffer]);
+      return ask(
+        (id) => ({ kind: "batch", seq: id, ...columns }),
+        () => [columns.ids.buffer],
+      );
     },
     async probe() {
       await ask((id) => ({ kind: "probe", seq: id }));

@@ -59,7 +59,11 @@ const MAX_BATCH = 512;
 
 export function openSqliteStore(path: string): Store {
   const { db, schema, identity } = openSqliteDatabase(path);
-  const writer = createSqliteWriter({ path, busyTimeoutMs: BUSY_TIMEOUT_MS, fileIdentity: identity });
+  const writer = createSqliteWriter({
+    path,
+    busyTimeoutMs: BUSY_TIMEOUT_MS,
+    fileIdentity: identity,
+  });
   const faults = createFaultLatch();
   const batcher = createBatcher<PlantRow, RowOutcome>({
     write: (rows) => writer.write(rows),
