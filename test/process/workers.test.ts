@@ -119,10 +119,11 @@ describe.each(storeEngines)("PLANTSTORE_WORKERS=2 on $name", (engine) => {
   });
 
   test("when a worker is killed, then another takes its place and the service keeps answering", async () => {
-    const [victim] = [...listeningWorkers(server)];
+    const started = listeningWorkers(server).size;
+    const victim = [...listeningWorkers(server)].at(-1);
     if (victim === undefined) throw new Error("no worker pid logged");
     process.kill(victim, "SIGKILL");
-    await waitUntil(() => listeningWorkers(server).size === 3, "a new worker listens", 20_000);
+    await waitUntil(() => listeningWorkers(server).size > started, "a new worker listens", 20_000);
     expect(server.stderr()).toMatch(
       new RegExp(`worker ${victim} exited with signal SIGKILL; starting another`),
     );

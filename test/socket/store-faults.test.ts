@@ -135,7 +135,7 @@ describe.each([
       }
       const ready = await readiness(server, 503);
       expectErrorAnswer(ready, 503);
-      expect(server.stdoutLines().join("\n")).toMatch(/was (deleted|replaced) while open/);
+      expect(server.stdoutLines().join("\n")).toMatch(/(deleted|replaced) while open/);
       expect(await server.stop()).toEqual({ code: 0, signal: null });
     } finally {
       db.remove();

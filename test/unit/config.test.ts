@@ -17,7 +17,7 @@ const DEFAULT_OPS: OpsConfig = {
   sendTimeoutMs: 30_000,
   closeTimeoutMs: 5000,
   maxConnections: 1000,
-  maxConnectionsPerAddress: 100,
+  maxConnectionsPerAddress: 500,
   maxEventLoopDelayMs: 1000,
   shutdownTimeoutMs: 10_000,
 };
