@@ -220,7 +220,7 @@ export type components = {
              * Format: int64
              * @description Identification number of the plant
              */
-            id: number;
+            id: bigint;
         };
         Error: {
             /**

@@ -7,7 +7,6 @@ import Fastify, {
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
-  type HTTPMethods,
 } from "fastify";
 import type { Operation } from "openapi-backend";
 import type { AuthenticatorFactory } from "./auth/authenticator.ts";
@@ -15,12 +14,13 @@ import { parseBearer } from "./auth/bearer.ts";
 import type { AuthFailure, AuthOutcome } from "./auth/outcome.ts";
 import { createStaticTokens } from "./auth/static-tokens.ts";
 import { type Config, defaultOpsConfig, type OpsConfig } from "./config.ts";
-import { documentationHandlers } from "./docs/handlers.ts";
-import { createPlantHandler } from "./handlers/create-plant.ts";
-import { type Body, interpretBody, problem } from "./http/body.ts";
+import { operationHandlers } from "./handlers/index.ts";
+import { type Body, type BodyShape, interpretBody, problem } from "./http/body.ts";
 import { type ConnectionGuard, guardConnections } from "./http/connections.ts";
 import { addCors } from "./http/cors.ts";
 import { addDraining } from "./http/draining.ts";
+import { exactJson } from "./http/exact-json.ts";
+import { addOperationRoutes, routedOperation } from "./http/operation-routes.ts";
 import { addOverloadGuard } from "./http/overload.ts";
 import { createRateLimits, refusalOf } from "./http/rate-limit.ts";
 import { parserErrorResponse, writeRawResponse } from "./http/raw-response.ts";
@@ -36,8 +36,7 @@ import {
   operationIdOf,
   type RequestFacts,
 } from "./openapi/decide.ts";
-import { healthHandlers } from "./ops/health.ts";
-import { addRequestMetrics, createMetrics, measuredStore, metricsHandler } from "./ops/metrics.ts";
+import { addRequestMetrics, createMetrics, measuredStore } from "./ops/metrics.ts";
 import { type PlantStore, StoreUnavailableError } from "./store/store.ts";
 
 /** Largest accepted request body; documented in openapi/plants.yaml (413). */
@@ -121,12 +120,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const api = await createBackend({
     authenticator,
     metricsToken: ops.metricsToken === undefined ? undefined : metricsTokenCheck(ops.metricsToken),
-    operations: {
-      createPlant: createPlantHandler(measuredStore(store, metrics)),
-      ...healthHandlers(store),
-      getMetrics: metricsHandler(metrics),
-      ...documentationHandlers(app, options.publicUrl),
-    },
+    operations: operationHandlers({
+      store: measuredStore(store, metrics),
+      metrics,
+      app,
+      publicUrl: options.publicUrl,
+    }),
   });
   // A request that took one of the per-operation routes below is labelled from the route;
   // any other is matched again, as openapi-backend routed it.
@@ -134,7 +133,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     app,
     metrics,
     (request) =>
-      routedOperation(request)?.operationId ?? operationIdOf(api, request.method, request.url),
+      routedOperation(api, request)?.operationId ?? operationIdOf(api, request.method, request.url),
   );
   addSecurityHeaders(app);
   echoRequestId(app);
@@ -165,7 +164,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     problem?: Body,
     routedTo?: Operation,
   ) => {
-    const readBody = () =>
+    const readBody = (shape: BodyShape) =>
       problem ??
       interpretBody(
         {
@@ -174,6 +173,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           "transfer-encoding": request.headers["transfer-encoding"],
         },
         request.body as Buffer | undefined,
+        shape,
       );
     const { method, url: target, headers, query } = request;
     const onAuthFailure = (failure: AuthFailure) => {
@@ -199,20 +199,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return send(reply, answer);
   };
 
-  // The hot path: a route per operation whose path has no template, so openapi-backend need
-  // not search for the operation. Fastify matches more loosely than openapi-backend (it
-  // decodes %XX, for one), so only a target whose path is the document's exactly takes it;
-  // anything else, and every other path, is routed by openapi-backend below.
-  for (const operation of api.router.getOperations()) {
-    if (operation.path.includes("{")) continue;
-    app.route({
-      method: operation.method.toUpperCase() as HTTPMethods,
-      url: operation.path,
-      exposeHeadRoute: false,
-      config: { operation },
-      handler: (request, reply) => handle(request, reply, undefined, routedOperation(request)),
-    });
-  }
+  addOperationRoutes(app, api, (request, reply, operation) =>
+    handle(request, reply, undefined, operation),
+  );
 
   // OPTIONS * is @fastify/cors's (src/http/cors.ts): it answers preflights and hands every
   // other OPTIONS to the not-found handler below, which routes it like any request.
@@ -278,21 +267,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   return app;
 }
 
-/**
- * The operation of the per-operation route that matched, if the target's raw path is the
- * document's exactly (Fastify also matches %XX-encoded forms, which openapi-backend does not).
- */
-function routedOperation(request: FastifyRequest): Operation | undefined {
-  const { operation } = request.routeOptions.config as { operation?: Operation };
-  return operation !== undefined && pathOf(request.url) === operation.path ? operation : undefined;
-}
-
-/** The path of a request target as received, without its query. */
-function pathOf(target: string): string {
-  const query = target.indexOf("?");
-  return query === -1 ? target : target.slice(0, query);
-}
-
 /** Fastify's trustProxy; a hop count as the function Fastify itself would make of it. */
 function trustProxyOption(
   setting: OpsConfig["trustProxy"],
@@ -311,11 +285,12 @@ function metricsTokenCheck(token: string): (authorization: string | undefined) =
 }
 
 function send(reply: FastifyReply, response: ApiResponse): FastifyReply {
+  const json = response.contentType === undefined;
   return reply
     .code(response.status)
     .headers(response.headers ?? {})
     .type(response.contentType ?? "application/json; charset=utf-8")
-    .send(response.body);
+    .send(json ? exactJson(response.body) : response.body);
 }
 
 // Nothing is known to be stored, and a create is idempotent: the client should retry.

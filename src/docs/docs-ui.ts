@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { errorResponse } from "../http/responses.ts";
-import type { OperationHandler } from "../openapi/backend.ts";
+import type { OperationHandler } from "../openapi/operation-types.ts";
 
 const SWAGGER_UI_DIR = dirname(
   createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"),
@@ -84,8 +84,8 @@ export function docsHandlers(publicUrl: string | undefined): {
       contentType: "text/html; charset=utf-8",
       headers,
     }),
-    getDocsAsset: async (c) => {
-      const name = String(c.request.params["asset"] ?? "");
+    getDocsAsset: async ({ path }) => {
+      const name = path.asset;
       const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
       if (asset === undefined) return errorResponse(404, `no documentation asset named ${name}`);
       return {

@@ -2,7 +2,7 @@
 // interactive reference.
 import type { FastifyInstance } from "fastify";
 import type { OperationResponse } from "../http/responses.ts";
-import type { OperationHandler } from "../openapi/backend.ts";
+import type { OperationHandler } from "../openapi/operation-types.ts";
 import { docsHandlers } from "./docs-ui.ts";
 import { publishedDocument, serverUrl } from "./published-document.ts";
 

@@ -1,23 +1,17 @@
 // POST /plants. Runs only for routed, authenticated, validated requests.
-import { errorResponse, type OperationRequestBody } from "../http/responses.ts";
-import type { OperationHandler } from "../openapi/backend.ts";
-import { type Plant, type PlantStore, UnstorableValueError } from "../store/store.ts";
+import { errorResponse } from "../http/responses.ts";
+import type { OperationHandler } from "../openapi/operation-types.ts";
+import { UnstorableValueError } from "../store/store.ts";
+import type { HandlerDeps } from "./deps.ts";
 
-export function createPlantHandler(store: PlantStore): OperationHandler<"createPlant"> {
-  return async (_context, { body }) => {
-    if (body === undefined || !body.ok || body.exactId === undefined) {
-      // Validation lets neither through; failing loudly keeps this closed if that changes.
-      throw new Error("createPlant reached with a body that did not pass validation");
-    }
-    // The validator has checked this shape against NewPlant; the id comes from its literal.
-    const { name, tag } = body.forValidation as unknown as OperationRequestBody<"createPlant">;
-    const plant: Plant = tag === undefined ? { name } : { name, tag };
+export function createPlant({ store }: HandlerDeps): OperationHandler<"createPlant"> {
+  return async ({ body: { id, name, tag } }) => {
     try {
-      const result = await store.create({ id: body.exactId, ...plant });
+      const result = await store.create(tag === undefined ? { id, name } : { id, name, tag });
       if (result.kind === "conflict") {
         return errorResponse(
           409,
-          `a plant with id ${body.exactId} already exists with a different name or tag`,
+          `a plant with id ${id} already exists with a different name or tag`,
         );
       }
       return { status: 200, body: result.plant };

@@ -1,19 +1,19 @@
-// Turns the raw request body into a JSON object for validation, or into the reason it
-// cannot be one. Called only for routed, authenticated requests (src/openapi/backend.ts);
-// a problem is returned, not thrown, and answered by openapi-backend's validationFail.
+// Turns the raw request body into a JSON value for validation and its exactly-typed twin for
+// the handler, or into the reason it cannot be one. Called only for routed, authenticated
+// requests (src/openapi/); a problem is returned, not thrown, and answered as a 400/413/415.
 
-import { INT64_MAX, INT64_MIN, integerFromLiteral, topLevelIdLiteral } from "./int64.ts";
-import { jsonTypeOf, withArticle } from "./json-type.ts";
+import { type Int64Location, numbersAt, replacedAt } from "../openapi/int64-locations.ts";
+import { INT64_MAX, INT64_MIN, integerFromLiteral, type JsonStep, literalAt } from "./int64.ts";
 
 export type BodyProblem = { status: 400 | 413 | 415; message: string };
 
 export type Body =
   | {
       ok: true;
-      /** What openapi-backend validates; `id` is replaced by a stand-in, see `standInForId`. */
-      forValidation: Readonly<Record<string, unknown>>;
-      /** The exact id when the body's `id` is a number literal. */
-      exactId: bigint | undefined;
+      /** What is validated: the JSON value, each int64 as a number on the same side of its limits. */
+      forValidation: unknown;
+      /** What the handler gets once that is valid: the same value, each int64 as an exact bigint. */
+      typed: unknown;
     }
   | { ok: false; problem: BodyProblem };
 
@@ -26,9 +26,20 @@ export interface BodyHeaders {
   "transfer-encoding"?: string | undefined;
 }
 
-export function interpretBody(headers: BodyHeaders, raw: Buffer | undefined): Body {
+/** How to read one operation's body: where its int64s are, and what to say when it is missing. */
+export interface BodyShape {
+  int64: readonly Int64Location[];
+  /** "a JSON object with id and name": completes "a request body is required: …". */
+  described: string;
+}
+
+export function interpretBody(
+  headers: BodyHeaders,
+  raw: Buffer | undefined,
+  shape: BodyShape,
+): Body {
   if (raw === undefined || raw.length === 0) {
-    return problem(400, "a request body is required: a JSON object with id and name");
+    return problem(400, `a request body is required: ${shape.described}`);
   }
   const typeProblem = checkContentType(headers["content-type"]) ?? checkCodings(headers);
   if (typeProblem !== undefined) return { ok: false, problem: typeProblem };
@@ -46,40 +57,46 @@ export function interpretBody(headers: BodyHeaders, raw: Buffer | undefined): Bo
     const reason = error instanceof Error ? `: ${error.message}` : "";
     return problem(400, `the request body is not valid JSON${reason}`);
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return problem(
-      400,
-      `the request body must be a JSON object, got ${withArticle(jsonTypeOf(value))}`,
-    );
+  let forValidation = value;
+  let typed = value;
+  for (const location of shape.int64) {
+    for (const path of numbersAt(value, location)) {
+      const parsed = readAt(value, path) as number;
+      const exact = exactInteger(text, path, parsed);
+      typed = replacedAt(typed, path, exact ?? parsed);
+      const standIn = standInFor(exact);
+      if (standIn !== parsed) forValidation = replacedAt(forValidation, path, standIn);
+    }
   }
-  const object = value as Record<string, unknown>;
-  const id = object["id"];
-  if (typeof id !== "number") {
-    return { ok: true, forValidation: object, exactId: undefined };
-  }
-  // The common case, without reading the literal again: JSON.parse rounds correctly, so a
-  // literal of at most 15 digits (nowhere in the text are there 16 digits and dots in a
-  // row) that gave a safe integer was that integer exactly. A negative exponent could have underflowed a fraction
-  // to 0 (1e-400), so text with one takes the exact path too, as does everything else.
-  if (Number.isSafeInteger(id) && !MAY_NEED_EXACT_READING.test(text)) {
-    return { ok: true, forValidation: object, exactId: BigInt(id) };
-  }
-  const exact = integerFromLiteral(topLevelIdLiteral(text) ?? "");
-  return {
-    ok: true,
-    forValidation: { ...object, id: standInForId(exact) },
-    exactId: exact ?? undefined,
-  };
+  return { ok: true, forValidation, typed };
 }
 
 /**
- * A double that falls on the same side of openapi-backend's int64 check as the exact
- * value, so that the validator still decides, but on the exact value: 9223372036854775807
- * rounds to 2^63 (which that check rejects) and -9223372036854775809 rounds to -2^63
- * (which it accepts).
+ * The exact value of the number JSON.parse read as `parsed` at `path`, or null if it is not an
+ * integer. The common case needs no second reading: JSON.parse rounds correctly, so a literal of
+ * at most 15 digits (nowhere in the text are there 16 digits and dots in a row) that gave a safe
+ * integer was that integer exactly. A negative exponent could have underflowed a fraction to 0
+ * (1e-400), so text with one takes the exact path too, as does everything else.
  */
-function standInForId(exact: bigint | null): number {
-  if (exact === null) return 0.5; // a fraction JSON.parse rounded away, e.g. 1.0000000000000000001
+function exactInteger(text: string, path: readonly JsonStep[], parsed: number): bigint | null {
+  if (Number.isSafeInteger(parsed) && !MAY_NEED_EXACT_READING.test(text)) return BigInt(parsed);
+  return integerFromLiteral(literalAt(text, path) ?? "");
+}
+
+function readAt(value: unknown, path: readonly JsonStep[]): unknown {
+  let node = value;
+  for (const step of path) node = (node as Record<string, unknown>)[String(step)];
+  return node;
+}
+
+/**
+ * A double that falls on the same side of the int64 format check (src/openapi/backend.ts) as the
+ * exact value, so that the validator decides on the exact value: 9223372036854775807 would round
+ * to 2^63 (outside) and -9223372036854775809 to -2^63 (inside). A fraction JSON.parse rounded
+ * away (1.0000000000000000001) becomes 0.5, which is no integer.
+ */
+function standInFor(exact: bigint | null): number {
+  if (exact === null) return 0.5;
   if (exact > INT64_MAX) return 2 ** 64;
   if (exact < INT64_MIN) return -(2 ** 64);
   return Math.min(Number(exact), LARGEST_DOUBLE_BELOW_2_63);

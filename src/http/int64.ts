@@ -1,6 +1,6 @@
-// Exact int64 handling for JSON. JSON.parse turns every number into a double, which
-// rounds integers past 2^53 (9007199254740993 becomes ...992), so the id is read again
-// from its literal in the request text.
+// Exact int64 handling. JSON.parse turns every number into a double, which rounds integers
+// past 2^53 (9007199254740993 becomes ...992), so an int64 is read again from its literal in
+// the request text; a parameter is read from its text as a canonical decimal.
 
 export const INT64_MIN = -(2n ** 63n);
 export const INT64_MAX = 2n ** 63n - 1n;
@@ -80,25 +80,66 @@ function numberParts(text: string): NumberParts | undefined {
   return i === text.length ? { negative, digits, pointAt, exponent } : undefined;
 }
 
+/** One step into a JSON value: a member name, or an array index. */
+export type JsonStep = string | number;
+
 /**
- * The literal text of the last top-level `id` member of a JSON object text (the one
- * JSON.parse keeps when a key repeats). `text` must already have parsed as an object.
- * Iterative, so deeply nested values cannot exhaust the stack.
+ * The literal text of the value at `path` in a JSON text (for a repeated member name, the last
+ * one, which JSON.parse keeps), or undefined if there is none. `text` must already have parsed.
+ * Iterative, so deeply nested values cannot exhaust the stack; linear in the text's length.
  */
-export function topLevelIdLiteral(text: string): string | undefined {
-  let found: string | undefined;
-  let i = skipSpace(text, text.indexOf("{") + 1);
+export function literalAt(text: string, path: readonly JsonStep[]): string | undefined {
+  let at = skipSpace(text, 0);
+  for (const step of path) {
+    const next =
+      typeof step === "number" ? elementStart(text, at, step) : memberStart(text, at, step);
+    if (next === undefined) return undefined;
+    at = next;
+  }
+  return text.slice(at, endOfValue(text, at));
+}
+
+/** Where the value of the last member named `name` starts, in the object at `from`. */
+function memberStart(text: string, from: number, name: string): number | undefined {
+  if (text[from] !== "{") return undefined;
+  let found: number | undefined;
+  let i = skipSpace(text, from + 1);
   while (i < text.length && text[i] !== "}") {
     const keyEnd = endOfString(text, i);
     const rawKey = text.slice(i, keyEnd);
+    // Escapes are rare in names; only then is the name decoded to compare it.
     const key = rawKey.includes("\\") ? (JSON.parse(rawKey) as string) : rawKey.slice(1, -1);
     const valueStart = skipSpace(text, skipSpace(text, keyEnd) + 1);
-    const valueEnd = endOfValue(text, valueStart);
-    if (key === "id") found = text.slice(valueStart, valueEnd);
-    i = skipSpace(text, valueEnd);
+    if (key === name) found = valueStart;
+    i = skipSpace(text, endOfValue(text, valueStart));
     if (text[i] === ",") i = skipSpace(text, i + 1);
   }
   return found;
+}
+
+/** Where element `index` starts, in the array at `from`. */
+function elementStart(text: string, from: number, index: number): number | undefined {
+  if (text[from] !== "[") return undefined;
+  let i = skipSpace(text, from + 1);
+  for (let n = 0; i < text.length && text[i] !== "]"; n++) {
+    if (n === index) return i;
+    i = skipSpace(text, endOfValue(text, i));
+    if (text[i] === ",") i = skipSpace(text, i + 1);
+  }
+  return undefined;
+}
+
+/**
+ * A parameter's text as an integer: canonical decimal only (`0`, or an optional `-` and digits
+ * without a leading zero), so that `1e2`, `0x10`, `+1`, `01`, `-0`, `1.0` and ` 1` are refused
+ * rather than read as some number. Undefined when the text is not that.
+ */
+export function canonicalInteger(text: string): bigint | undefined {
+  const negative = text.startsWith("-");
+  const digits = negative ? text.slice(1) : text;
+  if (digits === "" || digits.length > 400 || (digits[0] === "0" && text !== "0")) return undefined;
+  for (const c of digits) if (!isDigit(c)) return undefined;
+  return BigInt(text);
 }
 
 function skipSpace(text: string, from: number): number {

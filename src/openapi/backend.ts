@@ -1,24 +1,27 @@
 // openapi-backend, configured to fail closed: every outcome it can reach (unknown path,
 // wrong method, failed auth, failed validation, no handler) has a registered handler,
-// so an operation handler only ever sees a routed, authenticated, valid request.
+// so an operation handler only ever sees a routed, authenticated, valid request. Parameters
+// and bodies are read by the document's own rules and checked by openapi-backend's compiled
+// validators (src/openapi/inputs.ts); the handler gets exactly what was checked.
 import { type Context, OpenAPIBackend, type Operation, type Request } from "openapi-backend";
-import type { operations } from "../../generated/plants.ts";
 import { type Authenticator, checkScopes } from "../auth/authenticator.ts";
 import type { AuthFailure, AuthOutcome } from "../auth/outcome.ts";
-import type { Body } from "../http/body.ts";
-import { type ApiResponse, errorResponse, type OperationResponse } from "../http/responses.ts";
+import type { Body, BodyShape } from "../http/body.ts";
+import { type ApiResponse, errorResponse } from "../http/responses.ts";
 import { describeValidationErrors } from "../http/validation-message.ts";
 import { authFailureResponse } from "./auth-response.ts";
 import { loadDocument } from "./document.ts";
+import { type Inputs, inputReaders, type ReadInputs } from "./inputs.ts";
+import type { OperationHandlers } from "./operation-types.ts";
 
 /** What the Fastify route hands to every openapi-backend handler besides the context. */
 export interface Call {
-  /** The request given to handleRequest; its body is filled in after authentication. */
+  /** The request given to openapi-backend; its query and body become the values read. */
   readonly request: Request;
-  /** Interprets the raw body (src/http/body.ts). */
-  readonly readBody: () => Body;
-  /** Set once the caller is authenticated; validationFail and operations always have it. */
-  body?: Body;
+  /** Interprets the raw body as the operation's body (src/http/body.ts). */
+  readonly readBody: (shape: BodyShape) => Body;
+  /** Set once the caller is authenticated (or needs not be): what was read, or why not. */
+  inputs?: ReturnType<ReadInputs>;
   /** Told about every refused authentication, before the answer is sent. */
   readonly onAuthFailure?: (failure: AuthFailure) => void;
   /** Runs once the request is routed, before credentials are checked; may throw (rate limits). */
@@ -27,17 +30,12 @@ export interface Call {
   readonly afterAuthentication?: (outcome: AuthOutcome) => void;
 }
 
-export type OperationHandler<Op extends keyof operations> = (
-  context: Context,
-  call: Call,
-) => Promise<OperationResponse<Op>>;
-
 export interface BackendOptions {
   authenticator: Pick<Authenticator, "identify">;
   /** Checks PLANTSTORE_METRICS_TOKEN for GET /metrics; undefined leaves it open. */
   metricsToken?: ((authorization: string | undefined) => AuthOutcome) | undefined;
-  /** One handler per operation in the YAML: the compiler reports a missing or extra one. */
-  operations: { [Op in keyof operations]: OperationHandler<Op> };
+  /** One handler per operation in the YAML (src/handlers/index.ts). */
+  operations: OperationHandlers;
 }
 
 /** Operation extension naming the scopes a token needs, when it carries scopes at all. */
@@ -48,11 +46,20 @@ export async function createBackend({
   metricsToken,
   operations,
 }: BackendOptions): Promise<OpenAPIBackend> {
+  // Built once the document is loaded and dereferenced (after init, below).
+  let readers = new Map<string, ReadInputs>();
   const api = new OpenAPIBackend({
     definition: loadDocument(),
     strict: true,
-    validate: true,
+    // Requests are validated as they are read, after authentication (src/openapi/inputs.ts),
+    // with the validators openapi-backend compiles here; a predicate rather than `false`, so
+    // that it still compiles them. A request that fails is answered by the wrapper below.
+    validate: () => false,
     coerceTypes: false,
+    // The int64 format is checked on the stand-ins src/http/body.ts picks from the exact
+    // values, and never decides by itself: openapi-backend's own check works in doubles.
+    customizeAjv: (ajv) =>
+      ajv.addFormat("int64", { type: "number", validate: (n: number) => isInt64Double(n) }),
     ignoreTrailingSlashes: false,
     ajvOpts: { allErrors: true, verbose: true, coerceTypes: false, useDefaults: false },
     securityHandlers: {
@@ -67,7 +74,7 @@ export async function createBackend({
       },
     },
     handlers: {
-      ...operations,
+      ...withInputs(operations),
       // Also called when routing failed, without an operation.
       postRoutingHandler: async (c: Context, call: Call) => {
         const operation = c.operation as Operation | undefined;
@@ -76,7 +83,7 @@ export async function createBackend({
       notFound: (c: Context) =>
         errorResponse(404, `no resource at ${c.request.method.toUpperCase()} ${c.request.path}`),
       methodNotAllowed: (c: Context) => {
-        const allow = allowedMethods(api, c.request.path);
+        const allow = allowedMethods(api, c.request.path).join(", ");
         return errorResponse(
           405,
           `${c.request.method.toUpperCase()} is not allowed on ${c.request.path}; use ${allow}`,
@@ -84,25 +91,25 @@ export async function createBackend({
         );
       },
       unauthorizedHandler: (c: Context, call: Call) => unauthorized(c, call),
-      // The body is read only for an authenticated caller, after routing and before
-      // validation: nobody without a token can make the server decode or parse JSON.
+      // Parameters and body are read only for an authenticated caller (or for an operation
+      // that needs no credentials), after routing and before validation: nobody without a
+      // token can make the server decode or parse JSON.
       postSecurityHandler: (c: Context, call: Call) => {
-        if (!c.security["authorized"] || c.operation.requestBody === undefined) return;
-        const body = call.readBody();
-        call.body = body;
-        call.request.body = body.ok ? body.forValidation : undefined;
+        const open = (c.operation.security ?? []).length === 0;
+        if (!c.security["authorized"] && !open) return;
+        const read = readers.get(c.operation.operationId ?? "");
+        if (read === undefined) throw new Error(`no input reader for ${c.operation.operationId}`);
+        const { params, query, headers } = c.request;
+        call.inputs = read({ params, query: query ?? {}, headers }, call.readBody);
       },
-      validationFail: (c: Context, { body }: Call) => {
-        if (body !== undefined && !body.ok) {
-          return errorResponse(body.problem.status, body.problem.message);
-        }
-        return errorResponse(400, describeValidationErrors(c.validation.errors ?? []));
-      },
+      validationFail: (c: Context) =>
+        errorResponse(400, describeValidationErrors(c.validation.errors ?? [])),
       notImplemented: (c: Context) =>
         errorResponse(501, `${c.operation.operationId ?? "this operation"} is not implemented`),
     },
   });
   await api.init();
+  readers = inputReaders(api);
   // openapi-backend derives the operation list from the document again on every match (a
   // lodash chain: a tenth of a request's CPU in a profile); the document never changes once
   // loaded, so the list is derived once and every later match reuses it.
@@ -127,6 +134,33 @@ async function settle(outcome: AuthOutcome, c: Context, call: Call): Promise<unk
   const scoped = outcome.ok ? checkScopes(outcome.principal, requiredScopes(c.operation)) : outcome;
   return scoped.ok ? scoped : { error: scoped };
 }
+
+/**
+ * Each handler as openapi-backend calls it: with the inputs read and validated for it, or,
+ * when they could not be read or are not valid, the reason as a 400/413/415 instead.
+ */
+function withInputs(
+  operations: OperationHandlers,
+): Record<string, (c: Context, call: Call) => Promise<ApiResponse>> {
+  return Object.fromEntries(
+    Object.entries(operations).map(([operationId, handler]) => {
+      // Every handler takes its own operation's inputs, which the document's readers and
+      // validator have just produced and checked: one cast, here, for all of them.
+      const typed = handler as (input: Inputs, context: Context) => Promise<ApiResponse>;
+      return [
+        operationId,
+        async (c: Context, call: Call) => {
+          const { inputs } = call;
+          if (inputs === undefined) throw new Error(`${operationId} reached with nothing read`);
+          if (!inputs.ok) return errorResponse(inputs.problem.status, inputs.problem.message);
+          return typed(inputs.typed, c);
+        },
+      ];
+    }),
+  );
+}
+
+const isInt64Double = (n: number): boolean => Number.isInteger(n) && n >= -(2 ** 63) && n < 2 ** 63;
 
 function unauthorized(c: Context, call: Call): ApiResponse {
   const result = (c.security["bearerAuth"] ?? c.security["metricsToken"]) as
@@ -153,12 +187,16 @@ function requiredScopes(operation: Context["operation"]): readonly string[] {
   return scopes;
 }
 
-function allowedMethods(api: OpenAPIBackend, path: string): string {
+/**
+ * The methods the document has for the concrete `path`, as openapi-backend routes it (so a
+ * templated path such as /docs/{asset} counts for /docs/init.js).
+ */
+export function allowedMethods(api: OpenAPIBackend, path: string): string[] {
   return api.router
     .getOperations()
-    .filter((op) => op.path === path)
+    .filter((op) => api.router.matchOperation({ method: op.method, path, headers: {} }) === op)
     .map((op) => op.method.toUpperCase())
-    .join(", ");
+    .sort();
 }
 
 function header(c: Context, name: string): string | undefined {

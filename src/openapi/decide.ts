@@ -3,7 +3,6 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { OpenAPIBackend, Operation, Request } from "openapi-backend";
 import type { AuthFailure } from "../auth/outcome.ts";
-import type { Body } from "../http/body.ts";
 import type { ApiResponse } from "../http/responses.ts";
 import type { Call } from "./backend.ts";
 import { createRoutedHandler } from "./routed.ts";
@@ -15,7 +14,7 @@ export interface RequestFacts {
   headers: IncomingHttpHeaders;
   /** Parsed query; without it openapi-backend parses the target's, dropping __proto__ & co. */
   query?: unknown;
-  readBody: () => Body;
+  readBody: Call["readBody"];
   onAuthFailure?: (failure: AuthFailure) => void;
   /** Runs once the request is routed, before credentials are checked (src/http/rate-limit.ts). */
   beforeAuthentication?: Call["beforeAuthentication"];

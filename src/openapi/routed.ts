@@ -20,7 +20,6 @@ export function createRoutedHandler(api: OpenAPIBackend): RoutedHandler {
   };
   // Fail closed, as strict handleRequest does: these must all exist.
   const unauthorized = required("unauthorizedHandler");
-  const validationFail = required("validationFail");
 
   return async (operation, call) => {
     const request: Request = call.request;
@@ -63,8 +62,7 @@ export function createRoutedHandler(api: OpenAPIBackend): RoutedHandler {
       return (await unauthorized(context, call)) as ApiResponse;
     }
 
-    context.validation = api.validator.validateRequest(request, operation);
-    if (context.validation.errors) return (await validationFail(context, call)) as ApiResponse;
+    // Validated as read, in postSecurityHandler (src/openapi/inputs.ts), as in handleRequest.
     await handler("preOperationHandler")?.(context, call);
     const operationHandler = required(operation.operationId ?? "");
     return (await operationHandler(context, call)) as ApiResponse;

@@ -1,7 +1,7 @@
 // GET /healthz and GET /readyz. Readiness asks the store; shutting down and overload answer
 // 503 before these handlers run (src/http/draining.ts, src/http/overload.ts), and a store
 // that does not answer throws StoreUnavailableError, which app.ts answers 503 like any other.
-import type { OperationHandler } from "../openapi/backend.ts";
+import type { OperationHandler } from "../openapi/operation-types.ts";
 import type { PlantStore } from "../store/store.ts";
 
 export function healthHandlers(store: PlantStore): {

@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
 import { authFailureOf } from "../http/auth-failure.ts";
-import type { OperationHandler } from "../openapi/backend.ts";
+import type { OperationHandler } from "../openapi/operation-types.ts";
 import { type PlantStore, StoreUnavailableError, UnstorableValueError } from "../store/store.ts";
 
 type RequestLabel = "route" | "method" | "status";
@@ -86,9 +86,10 @@ export function addRequestMetrics(
   app.server.on("drop", () => metrics.connectionsDropped.inc());
 }
 
-/** The store, with every create timed and every new plant counted. */
-export function measuredStore(store: PlantStore, metrics: Metrics): PlantStore {
+/** The store, with every create timed and every new plant counted; the rest as it is. */
+export function measuredStore<S extends PlantStore>(store: S, metrics: Metrics): S {
   return {
+    ...store,
     async create(plant) {
       const done = metrics.storeCommitSeconds.startTimer();
       try {
@@ -101,10 +102,6 @@ export function measuredStore(store: PlantStore, metrics: Metrics): PlantStore {
         throw error;
       }
     },
-    get: (id) => store.get(id),
-    ping: () => store.ping(),
-    describe: () => store.describe(),
-    close: () => store.close(),
   };
 }
 

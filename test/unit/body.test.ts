@@ -6,10 +6,19 @@ import { integerFromLiteral } from "../../src/http/int64.ts";
 
 const JSON_HEADERS = { "content-type": "application/json" } as const;
 
+/** NewPlant's shape: one int64, at /id. */
+const SHAPE = { int64: [["id"]], described: "a JSON object with id and name" };
+
 function exactIdOf(literal: string, name = "x"): bigint | null | undefined {
-  const body = interpretBody(JSON_HEADERS, Buffer.from(`{"id":${literal},"name":"${name}"}`));
+  const body = interpretBody(
+    JSON_HEADERS,
+    Buffer.from(`{"id":${literal},"name":"${name}"}`),
+    SHAPE,
+  );
   if (!body.ok) throw new Error(body.problem.message);
-  return body.exactId === undefined ? null : body.exactId;
+  const { id } = body.typed as { id: unknown };
+  // A literal that is no integer stays a number, and validation (a 0.5 stand-in) refuses it.
+  return typeof id === "bigint" ? id : null;
 }
 
 /** Literals of every shape: plain, signed, with fractions, exponents, zeros, many digits. */

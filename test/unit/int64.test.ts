@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import {
+  canonicalInteger,
   INT64_MAX,
   INT64_MIN,
   integerFromLiteral,
-  topLevelIdLiteral,
+  literalAt,
 } from "../../src/http/int64.ts";
 
 describe("integerFromLiteral", () => {
@@ -42,7 +43,7 @@ describe("integerFromLiteral", () => {
   );
 });
 
-describe("topLevelIdLiteral", () => {
+describe("literalAt", () => {
   it.each([
     ['{"id":5,"name":"x"}', "5"],
     ['{ "name" : "x" , "id" : -12.50e3 }', "-12.50e3"],
@@ -54,11 +55,39 @@ describe("topLevelIdLiteral", () => {
     ['{"id":"5"}', '"5"'],
     ['{"name":"x"}', undefined],
   ])("when the text is %s, then the top-level id literal is %s", (text, expected) => {
-    expect(topLevelIdLiteral(text)).toBe(expected);
+    expect(literalAt(text, ["id"])).toBe(expected);
   });
 
   it("when a value is nested 100000 deep, then scanning does not overflow the stack", () => {
     const deep = `{"x":${"[".repeat(100_000)}${"]".repeat(100_000)},"id":1}`;
-    expect(topLevelIdLiteral(deep)).toBe("1");
+    expect(literalAt(deep, ["id"])).toBe("1");
   });
+
+  it.each([
+    ['{"a":[1,{"b":[7,{"id":9007199254740993}]}]}', ["a", 1, "b", 1, "id"], "9007199254740993"],
+    ["[[1,2],[3, -4.0e1 ]]", [1, 1], "-4.0e1"],
+    ['{"a":{"b":1},"a":{"b":2}}', ["a", "b"], "2"],
+    ['{"a":[1]}', ["a", 3], undefined],
+    ['{"a":1}', ["a", "b"], undefined],
+  ])("when the text is %s, then the literal at %j is %s", (text, path, expected) => {
+    expect(literalAt(text, path)).toBe(expected);
+  });
+});
+
+describe("canonicalInteger", () => {
+  it.each([
+    ["0", 0n],
+    ["7", 7n],
+    ["-7", -7n],
+    ["9223372036854775808", 2n ** 63n],
+  ])("when the text is %s, then it is %s", (text, expected) => {
+    expect(canonicalInteger(text)).toBe(expected);
+  });
+
+  it.each(["", "-", "-0", "01", "+1", "1e2", "0x10", "1.0", " 1", "1 ", "abc", "１"])(
+    "when the text is %j, then it is no canonical integer",
+    (text) => {
+      expect(canonicalInteger(text)).toBeUndefined();
+    },
+  );
 });

@@ -1,0 +1,14 @@
+// What handlers are built with: the app's store and its other parts, passed in explicitly.
+import type { FastifyInstance } from "fastify";
+import type { Metrics } from "../ops/metrics.ts";
+import type { PlantStore } from "../store/store.ts";
+
+export interface HandlerDeps {
+  /** The store, creates timed for metrics. */
+  store: PlantStore;
+  metrics: Metrics;
+  /** The app, for what depends on where it listens (the published document's servers). */
+  app: FastifyInstance;
+  /** PLANTSTORE_PUBLIC_URL, when set: the base URL clients use. */
+  publicUrl: string | undefined;
+}

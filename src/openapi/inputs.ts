@@ -1,0 +1,122 @@
+// Everything a request gives an operation — path, query and header parameters, and the JSON
+// body — read once the caller is authenticated, into the types the document gives them (int64
+// as exact bigints), by readers built once per operation from the document, then checked by
+// openapi-backend's own compiled validators for the operation (with each bigint as a double on
+// the same side of its limits). What passes is exactly what the handler gets.
+//
+// openapi-backend's validateRequest is not used: it parses the request again from scratch, and
+// so would check something else than was read (it coerces "0x10" to 16 for an integer
+// parameter, and JSON-parses a body that is a JSON string a second time).
+import type { ErrorObject, ValidateFunction } from "ajv";
+import type { OpenAPIBackend, Operation } from "openapi-backend";
+import type { Body, BodyProblem, BodyShape } from "../http/body.ts";
+import { describeValidationErrors } from "../http/validation-message.ts";
+import { int64Locations } from "./int64-locations.ts";
+import {
+  type ParameterObject,
+  type ParameterValues,
+  parameterReader,
+  type RawParameters,
+} from "./parameters.ts";
+
+/** What a handler gets; typed per operation in src/openapi/operation-types.ts. */
+export interface Inputs extends ParameterValues {
+  body: unknown;
+}
+
+export type ReadInputs = (
+  raw: RawParameters,
+  readBody: (shape: BodyShape) => Body,
+) => { ok: true; typed: Inputs } | { ok: false; problem: BodyProblem };
+
+/** A reader for each operation of the document, by operationId. */
+export function inputReaders(api: OpenAPIBackend): Map<string, ReadInputs> {
+  const readers = new Map<string, ReadInputs>();
+  for (const operation of api.router.getOperations()) {
+    const id = operation.operationId ?? `${operation.method} ${operation.path}`;
+    const validators = api.validator.getRequestValidatorsForOperation(id) ?? [];
+    readers.set(id, inputReader(id, operation, validators));
+  }
+  return readers;
+}
+
+function inputReader(
+  id: string,
+  operation: Operation,
+  validators: readonly ValidateFunction[],
+): ReadInputs {
+  const readParameters = parameterReader(
+    id,
+    (operation.parameters ?? []) as unknown as ParameterObject[],
+  );
+  const schema = jsonBodySchema(operation);
+  const shape: BodyShape | undefined =
+    schema === undefined
+      ? undefined
+      : { int64: int64Locations(schema), described: describe(schema) };
+  return (raw, readBody) => {
+    const parameters = readParameters(raw);
+    if (!parameters.ok) return { ok: false, problem: { status: 400, message: parameters.message } };
+    const body = shape === undefined ? undefined : readBody(shape);
+    if (body !== undefined && !body.ok) return { ok: false, problem: body.problem };
+    const { path, query, header } = parameters.values;
+    // The shape openapi-backend's validators take: parameters by kind, and the body.
+    const checked = {
+      path: asDoubles(path),
+      query: asDoubles(query),
+      header: asDoubles(header),
+      cookie: {},
+      ...(body === undefined ? {} : { requestBody: body.forValidation }),
+    };
+    const errors: ErrorObject[] = [];
+    for (const validate of validators) {
+      if (!validate(checked)) errors.push(...(validate.errors ?? []));
+    }
+    if (errors.length > 0) {
+      return { ok: false, problem: { status: 400, message: describeValidationErrors(errors) } };
+    }
+    return { ok: true, typed: { ...parameters.values, body: body?.typed } };
+  };
+}
+
+function jsonBodySchema(operation: Operation): unknown {
+  const requestBody = operation.requestBody as
+    | { content?: Record<string, { schema?: unknown }> }
+    | undefined;
+  if (requestBody === undefined) return undefined;
+  const json = requestBody.content?.["application/json"];
+  if (json === undefined) {
+    throw new Error(`${operation.operationId}: only application/json request bodies are supported`);
+  }
+  return json.schema ?? {};
+}
+
+/** The values a validator can check: a bigint as the double nearest to it. */
+const asDoubles = (values: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(
+    Object.entries(values).map(([name, value]) => [
+      name,
+      Array.isArray(value) ? value.map(asDouble) : asDouble(value),
+    ]),
+  );
+const asDouble = (value: unknown): unknown => (typeof value === "bigint" ? Number(value) : value);
+
+interface Described {
+  type?: unknown;
+  required?: unknown;
+  allOf?: Described[];
+}
+
+/** "a JSON object with id and name", from the body schema's type and required members. */
+export function describe(schema: unknown): string {
+  const parts = [schema as Described, ...((schema as Described).allOf ?? [])];
+  const type = parts.map((part) => part.type).find((t) => typeof t === "string") ?? "value";
+  const required = parts.flatMap((part) =>
+    Array.isArray(part.required) ? part.required.map(String) : [],
+  );
+  const members =
+    required.length === 0
+      ? ""
+      : ` with ${required.slice(0, -1).join(", ")}${required.length > 1 ? " and " : ""}${required.at(-1)}`;
+  return `a JSON ${type}${type === "object" ? members : ""}`;
+}

@@ -1,0 +1,94 @@
+// Where a schema puts an int64 (`type: integer, format: int64`), whatever the field is called
+// and however deep: found once per operation from the document, so that every such value in a
+// request body is read exactly (src/http/body.ts) without any code naming it.
+import type { JsonStep } from "../http/int64.ts";
+
+/** Any element of an array. */
+export const EVERY_ITEM = Symbol("every item");
+/** Any member of an object that its declared properties do not name. */
+export const EVERY_MEMBER = Symbol("every member");
+
+export type LocationStep = string | typeof EVERY_ITEM | typeof EVERY_MEMBER;
+/** A path through the JSON value, with wildcards for arrays and free-form objects. */
+export type Int64Location = readonly LocationStep[];
+
+interface Schema {
+  type?: unknown;
+  format?: unknown;
+  properties?: Record<string, Schema>;
+  additionalProperties?: Schema | boolean;
+  items?: Schema | Schema[];
+  allOf?: Schema[];
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+}
+
+/** Every place an int64 may stand in values of `schema` (dereferenced, cycles allowed). */
+export function int64Locations(schema: unknown): Int64Location[] {
+  const found = new Map<string, Int64Location>();
+  const walk = (node: Schema | undefined, at: Int64Location, path: ReadonlySet<Schema>) => {
+    if (node === undefined || typeof node !== "object" || path.has(node)) return;
+    const inside = new Set(path).add(node);
+    if (node.type === "integer" && node.format === "int64") {
+      found.set(at.map(String).join("\u0000"), at);
+    }
+    for (const part of [...(node.allOf ?? []), ...(node.anyOf ?? []), ...(node.oneOf ?? [])]) {
+      walk(part, at, inside);
+    }
+    for (const [name, property] of Object.entries(node.properties ?? {})) {
+      walk(property, [...at, name], inside);
+    }
+    if (typeof node.additionalProperties === "object") {
+      walk(node.additionalProperties, [...at, EVERY_MEMBER], inside);
+    }
+    if (node.items !== undefined && !Array.isArray(node.items)) {
+      walk(node.items, [...at, EVERY_ITEM], inside);
+    }
+  };
+  walk(schema as Schema, [], new Set());
+  return [...found.values()];
+}
+
+/** The concrete paths in `value` that `location` names and that hold a number. */
+export function numbersAt(value: unknown, location: Int64Location): JsonStep[][] {
+  const out: JsonStep[][] = [];
+  const visit = (node: unknown, depth: number, path: JsonStep[]) => {
+    if (depth === location.length) {
+      if (typeof node === "number") out.push(path);
+      return;
+    }
+    const step = location[depth];
+    if (typeof node !== "object" || node === null) return;
+    if (step === EVERY_ITEM) {
+      if (Array.isArray(node)) {
+        for (const [i, item] of node.entries()) visit(item, depth + 1, [...path, i]);
+      }
+    } else if (step === EVERY_MEMBER) {
+      if (!Array.isArray(node)) {
+        for (const [name, member] of Object.entries(node))
+          visit(member, depth + 1, [...path, name]);
+      }
+    } else if (step !== undefined && !Array.isArray(node) && Object.hasOwn(node, step)) {
+      visit((node as Record<string, unknown>)[step], depth + 1, [...path, step]);
+    }
+  };
+  visit(value, 0, []);
+  return out;
+}
+
+/** A copy of `value` with the value at `path` replaced; every container on the way is copied. */
+export function replacedAt(
+  value: unknown,
+  path: readonly JsonStep[],
+  replacement: unknown,
+): unknown {
+  const [step, ...rest] = path;
+  if (step === undefined) return replacement;
+  if (Array.isArray(value) && typeof step === "number") {
+    const copy = [...value];
+    copy[step] = replacedAt(copy[step], rest, replacement);
+    return copy;
+  }
+  const record = value as Record<string, unknown>;
+  return { ...record, [step]: replacedAt(record[String(step)], rest, replacement) };
+}

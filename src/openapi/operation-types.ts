@@ -1,0 +1,34 @@
+// The types an operation's handler works with, all derived from generated/plants.ts (and so
+// from the YAML): what it gets (parameters and body, int64 as bigint) and what it may answer.
+import type { Context } from "openapi-backend";
+import type { operations } from "../../generated/plants.ts";
+import type { OperationRequestBody, OperationResponse } from "../http/responses.ts";
+
+export type OperationId = keyof operations;
+
+type Parameters<Op extends OperationId> = operations[Op]["parameters"];
+
+/** One kind of parameter as the handler gets it; an empty object when the operation has none. */
+type ParametersIn<Op extends OperationId, In extends "path" | "query" | "header"> = [
+  NonNullable<Parameters<Op>[In]>,
+] extends [never]
+  ? Record<string, never>
+  : NonNullable<Parameters<Op>[In]>;
+
+/** What a handler gets: read, typed and validated against the document. */
+export interface OperationInput<Op extends OperationId> {
+  path: ParametersIn<Op, "path">;
+  query: ParametersIn<Op, "query">;
+  header: ParametersIn<Op, "header">;
+  /** The JSON request body the document gives the operation; undefined when it takes none. */
+  body: [OperationRequestBody<Op>] extends [never] ? undefined : OperationRequestBody<Op>;
+}
+
+/** An operation's handler: runs only for routed, authenticated, validated requests. */
+export type OperationHandler<Op extends OperationId> = (
+  input: OperationInput<Op>,
+  context: Context,
+) => Promise<OperationResponse<Op>>;
+
+/** One handler per operation of the document: the compiler names a missing or an extra one. */
+export type OperationHandlers = { [Op in OperationId]: OperationHandler<Op> };
