@@ -4,6 +4,11 @@ import { type CreateResult, type NewPlant, type Plant, samePlant } from "./store
 /** Per create in a batch: inserted now, or the row that was already stored under its id. */
 export type RowOutcome = { inserted: true } | { inserted: false; name: string; tag: string | null };
 
+/** Per delete in a batch: whether a row was there to delete. */
+export interface DeleteOutcome {
+  deleted: boolean;
+}
+
 export function resultOf(wanted: Plant, outcome: RowOutcome): CreateResult {
   if (outcome.inserted) return { kind: "created", plant: wanted };
   const existing = toPlant(outcome);

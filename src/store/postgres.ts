@@ -14,6 +14,7 @@ import {
   type MigrationResult,
   type NewPlant,
   type Store,
+  type StoredPlant,
   StoreUnavailableError,
 } from "./store.ts";
 
@@ -158,6 +159,39 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
       } catch (error) {
         throw asStoreError(error);
       }
+    },
+    async list({ after, limit }) {
+      // Keyset pages on the primary key: an index range scan from `after`, whatever the
+      // table's size (OFFSET would read and drop every row before the page).
+      try {
+        const rows = await sql<(PlantRow & { id: bigint })[]>`
+          SELECT id, name, tag FROM plants
+          ${after === undefined ? sql`` : sql`WHERE id > ${String(after)}::int8`}
+          ORDER BY id LIMIT ${limit}`;
+        return rows.map(
+          ({ id, name, tag }): StoredPlant => (tag === null ? { id, name } : { id, name, tag }),
+        );
+      } catch (error) {
+        throw asStoreError(error);
+      }
+    },
+    async delete(id) {
+      // One statement, committed (synchronous_commit=on) before it answers.
+      const deadline = Date.now() + db.queryTimeoutMs + CLIENT_GRACE_MS;
+      return faults.watch(async () => {
+        for (let tries = 1; ; tries++) {
+          try {
+            const deleted = await run(
+              sql`DELETE FROM plants WHERE id = ${String(id)}::int8 RETURNING id`,
+              deadline,
+            );
+            return deleted.length === 1;
+          } catch (error) {
+            if (isRetryableTransaction(error) && tries < TRANSACTION_ATTEMPTS) continue;
+            throw asStoreError(error);
+          }
+        }
+      });
     },
     async ping() {
       const deadline = Date.now() + PING_TIMEOUT_MS;

@@ -1,7 +1,8 @@
 // Messages between the SQLite store (main thread) and the thread that owns its write
 // connection (sqlite-writer-thread.ts). A batch travels as columns, ids in a BigInt64Array
 // whose buffer is transferred, not copied: cloning one object per row showed in profiles.
-import type { RowOutcome } from "./batch-outcome.ts";
+// Creates and deletes share a batch and are applied in the order they were submitted.
+import type { DeleteOutcome, RowOutcome } from "./batch-outcome.ts";
 
 export interface PlantRow {
   id: bigint;
@@ -9,26 +10,52 @@ export interface PlantRow {
   tag: string | null;
 }
 
+/** One write: a create (a row to insert), or the delete of an id. */
+export type PlantWrite = PlantRow | { id: bigint; delete: true };
+
 export interface BatchColumns {
   ids: BigInt64Array<ArrayBuffer>;
+  /** 1 where the write is a delete (its name and tag are unused). */
+  deletes: Uint8Array<ArrayBuffer>;
   names: string[];
   tags: (string | null)[];
 }
 
-/** Per row, 1 if inserted now; for the others, what was already stored, by row index. */
+/**
+ * Per write, 1 if it changed the table (a row inserted or deleted); for creates that did not,
+ * what was already stored, by index.
+ */
 export interface BatchOutcomes {
-  inserted: Uint8Array<ArrayBuffer>;
+  changed: Uint8Array<ArrayBuffer>;
   stored: [index: number, name: string, tag: string | null][];
 }
 
-export function toColumns(rows: readonly PlantRow[]): BatchColumns {
-  const ids = new BigInt64Array(rows.length);
-  for (const [index, row] of rows.entries()) ids[index] = row.id;
-  return { ids, names: rows.map((row) => row.name), tags: rows.map((row) => row.tag) };
+export function toColumns(writes: readonly PlantWrite[]): BatchColumns {
+  const ids = new BigInt64Array(writes.length);
+  const deletes = new Uint8Array(writes.length);
+  const names: string[] = [];
+  const tags: (string | null)[] = [];
+  for (const [index, write] of writes.entries()) {
+    ids[index] = write.id;
+    if ("delete" in write) {
+      deletes[index] = 1;
+      names.push("");
+      tags.push(null);
+    } else {
+      names.push(write.name);
+      tags.push(write.tag);
+    }
+  }
+  return { ids, deletes, names, tags };
 }
 
-export function fromOutcomes({ inserted, stored }: BatchOutcomes): RowOutcome[] {
-  const outcomes: RowOutcome[] = Array.from(inserted, () => ({ inserted: true }));
+export function fromOutcomes(
+  deletes: Uint8Array,
+  { changed, stored }: BatchOutcomes,
+): (RowOutcome | DeleteOutcome)[] {
+  const outcomes: (RowOutcome | DeleteOutcome)[] = Array.from(changed, (flag, index) =>
+    deletes[index] === 1 ? { deleted: flag === 1 } : { inserted: true },
+  );
   for (const [index, name, tag] of stored) outcomes[index] = { inserted: false, name, tag };
   return outcomes;
 }

@@ -63,19 +63,25 @@ function open(): Connection {
     const select = db.prepare<[bigint], { name: string; tag: string | null }>(
       "SELECT name, tag FROM plants WHERE id = ?",
     );
-    const transaction = db.transaction(({ ids, names, tags }: BatchColumns): BatchOutcomes => {
-      const inserted = new Uint8Array(ids.length);
+    const remove = db.prepare<[bigint]>("DELETE FROM plants WHERE id = ?");
+    const transaction = db.transaction((batch: BatchColumns): BatchOutcomes => {
+      const { ids, deletes, names, tags } = batch;
+      const changed = new Uint8Array(ids.length);
       const stored: BatchOutcomes["stored"] = [];
       for (const [index, id] of ids.entries()) {
+        if (deletes[index] === 1) {
+          changed[index] = remove.run(id).changes === 1 ? 1 : 0;
+          continue;
+        }
         if (insert.run(id, names[index] ?? "", tags[index] ?? null).changes === 1) {
-          inserted[index] = 1;
+          changed[index] = 1;
           continue;
         }
         const existing = select.get(id);
         if (existing === undefined) throw new Error(`plant ${id} vanished after a conflict`);
         stored.push([index, existing.name, existing.tag]);
       }
-      return { inserted, stored };
+      return { changed, stored };
     });
     const touch = db.prepare<[number]>(
       "INSERT INTO plantstore_probe (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at",
@@ -120,7 +126,7 @@ if (connection !== undefined) {
       }
       const outcomes = apply(message);
       port.postMessage({ kind: "done", seq: message.seq, ...outcomes } satisfies FromWriter, [
-        outcomes.inserted.buffer,
+        outcomes.changed.buffer,
       ]);
     } catch (error) {
       send({ kind: "failed", seq: message.seq, code: codeOf(error), message: String(error) });

@@ -1,12 +1,12 @@
 // The main thread's handle on the SQLite write thread (sqlite-writer-thread.ts): started on
 // the first write, one batch in flight at a time, restarted if it ever dies.
 import { Worker } from "node:worker_threads";
-import type { RowOutcome } from "./batch-outcome.ts";
+import type { DeleteOutcome, RowOutcome } from "./batch-outcome.ts";
 import { sqliteStoreError } from "./sqlite-errors.ts";
 import {
   type FromWriter,
   fromOutcomes,
-  type PlantRow,
+  type PlantWrite,
   type ToWriter,
   toColumns,
   type WriterData,
@@ -14,7 +14,8 @@ import {
 import { StoreUnavailableError } from "./store.ts";
 
 export interface SqliteWriter {
-  write(rows: readonly PlantRow[]): Promise<readonly RowOutcome[]>;
+  /** Applies the writes in order, in one transaction; one outcome per write. */
+  write(writes: readonly PlantWrite[]): Promise<readonly (RowOutcome | DeleteOutcome)[]>;
   /** A test write that commits (one row of plantstore_probe); rejects as a write would. */
   probe(): Promise<void>;
   /** Starts the thread if need be; resolves once it holds an open connection, else rejects. */
@@ -24,8 +25,12 @@ export interface SqliteWriter {
 
 const THREAD_ENTRY = new URL("./sqlite-writer-thread.mjs", import.meta.url);
 
+type Outcomes = readonly (RowOutcome | DeleteOutcome)[];
+
 interface Pending {
-  resolve: (outcomes: readonly RowOutcome[]) => void;
+  /** Which writes of the batch were deletes (kept here: the columns sent are transferred). */
+  deletes: Uint8Array;
+  resolve: (outcomes: Outcomes) => void;
   reject: (error: unknown) => void;
 }
 
@@ -67,7 +72,7 @@ export function createSqliteWriter(data: WriterData): SqliteWriter {
       } else {
         const waiting = pending.get(message.seq);
         pending.delete(message.seq);
-        if (message.kind === "done") waiting?.resolve(fromOutcomes(message));
+        if (message.kind === "done") waiting?.resolve(fromOutcomes(waiting.deletes, message));
         else if (message.kind === "probed") waiting?.resolve([]);
         else waiting?.reject(writeError(message.code, message.message));
       }
@@ -85,23 +90,25 @@ export function createSqliteWriter(data: WriterData): SqliteWriter {
   const ask = (
     message: (seq: number) => ToWriter,
     transfer: (sent: ToWriter) => ArrayBuffer[] = () => [],
-  ): Promise<readonly RowOutcome[]> => {
+    deletes: Uint8Array = new Uint8Array(0),
+  ): Promise<Outcomes> => {
     if (closed) return Promise.reject(new StoreUnavailableError("the store is closed"));
     running ??= start();
     const { thread, pending } = running;
     const sent = message(++seq);
     return new Promise((resolve, reject) => {
-      pending.set(seq, { resolve, reject });
+      pending.set(seq, { deletes, resolve, reject });
       thread.postMessage(sent, transfer(sent));
     });
   };
 
   return {
-    write(rows) {
-      const columns = toColumns(rows);
+    write(writes) {
+      const columns = toColumns(writes);
       return ask(
         (id) => ({ kind: "batch", seq: id, ...columns }),
         () => [columns.ids.buffer],
+        columns.deletes,
       );
     },
     async probe() {

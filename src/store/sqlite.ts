@@ -1,11 +1,12 @@
 // PlantStore and TokenStore on an SQLite file (better-sqlite3). Creates go to a thread that
 // owns the write connection and commits them in batches (group commit, sqlite-writer.ts);
-// reads and tokens use this thread's connection. Several processes may share the file (WAL,
-// busy timeout), since a stored plant never changes.
+// deletes go the same way, in order with them. Reads and tokens use this thread's connection
+// (WAL: a read sees the last commit and never waits for a write). Several processes may share
+// the file (WAL, busy timeout).
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
-import { type RowOutcome, resultOf, toPlant } from "./batch-outcome.ts";
+import { type DeleteOutcome, type RowOutcome, resultOf, toPlant } from "./batch-outcome.ts";
 import { createBatcher } from "./batcher.ts";
 import { createFaultLatch } from "./fault-latch.ts";
 import { sqliteStoreError } from "./sqlite-errors.ts";
@@ -13,7 +14,7 @@ import { assertSameFile, fileIdentity } from "./sqlite-file.ts";
 import { migrateSqlite } from "./sqlite-migrations.ts";
 import { createSqliteTokenStore } from "./sqlite-tokens.ts";
 import { createSqliteWriter } from "./sqlite-writer.ts";
-import type { PlantRow } from "./sqlite-writer-protocol.ts";
+import type { PlantWrite } from "./sqlite-writer-protocol.ts";
 import {
   assertStorableText,
   type CreateResult,
@@ -21,6 +22,7 @@ import {
   type NewPlant,
   type Plant,
   type Store,
+  type StoredPlant,
   StoreUnavailableError,
 } from "./store.ts";
 
@@ -28,6 +30,13 @@ interface Row {
   name: string;
   tag: string | null;
 }
+
+interface StoredRow extends Row {
+  id: bigint;
+}
+
+const toStoredPlant = ({ id, name, tag }: StoredRow): StoredPlant =>
+  tag === null ? { id, name } : { id, name, tag };
 
 /** Opens (creating if need be) and migrates the file, with the settings every write needs. */
 export function openSqliteDatabase(path: string): {
@@ -65,8 +74,8 @@ export function openSqliteStore(path: string): Store {
     fileIdentity: identity,
   });
   const faults = createFaultLatch();
-  const batcher = createBatcher<PlantRow, RowOutcome>({
-    write: (rows) => writer.write(rows),
+  const batcher = createBatcher<PlantWrite, RowOutcome | DeleteOutcome>({
+    write: (writes) => writer.write(writes),
     // The write thread takes batches in order; with a few handed over ahead, the next one is
     // already there when a commit ends, instead of a round trip later (measured: ~15% more).
     maxInFlight: 4,
@@ -74,6 +83,16 @@ export function openSqliteStore(path: string): Store {
   });
 
   const select = db.prepare<[bigint], Row>("SELECT name, tag FROM plants WHERE id = ?");
+  // Keyset pages on the rowid (the primary key): a range scan from `after`, whatever the size
+  // of the table. Ids come back as bigints (safeIntegers), never through a double.
+  const firstPage = db
+    .prepare<[number], StoredRow>("SELECT id, name, tag FROM plants ORDER BY id LIMIT ?")
+    .safeIntegers(true);
+  const pageAfter = db
+    .prepare<[bigint, number], StoredRow>(
+      "SELECT id, name, tag FROM plants WHERE id > ? ORDER BY id LIMIT ?",
+    )
+    .safeIntegers(true);
   const probe = db.prepare("SELECT count(*) FROM sqlite_schema");
 
   const read = (id: bigint): Plant | undefined => {
@@ -86,10 +105,23 @@ export function openSqliteStore(path: string): Store {
       const wanted: Plant = toPlant({ name: plant.name, tag: plant.tag ?? null });
       assertStorableText(wanted);
       const row = { id: plant.id, name: plant.name, tag: plant.tag ?? null };
-      return resultOf(wanted, await faults.watch(() => batcher.submit(row)));
+      const outcome = await faults.watch(() => batcher.submit(row));
+      if ("deleted" in outcome) throw new Error("a create was answered as a delete");
+      return resultOf(wanted, outcome);
     },
     async get(id) {
-      return read(id);
+      return asStoreErrors(() => read(id));
+    },
+    async list({ after, limit }) {
+      const rows = asStoreErrors(() =>
+        after === undefined ? firstPage.all(limit) : pageAfter.all(after, limit),
+      );
+      return rows.map(toStoredPlant);
+    },
+    async delete(id) {
+      const outcome = await faults.watch(() => batcher.submit({ id, delete: true }));
+      if (!("deleted" in outcome)) throw new Error("a delete was answered as a create");
+      return outcome.deleted;
     },
     async ping() {
       try {

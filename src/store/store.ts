@@ -11,6 +11,17 @@ export interface NewPlant extends Plant {
   id: bigint;
 }
 
+/** A stored plant with its id, as reads return it. */
+export interface StoredPlant extends Plant {
+  id: bigint;
+}
+
+/** One page of a listing: plants with ids above `after` (all when absent), at most `limit`. */
+export interface PageRequest {
+  after?: bigint | undefined;
+  limit: number;
+}
+
 export type CreateResult =
   /** Stored now, or already stored with the same name and tag (an idempotent replay). */
   | { kind: "created" | "replayed"; plant: Plant }
@@ -21,6 +32,13 @@ export interface PlantStore {
   /** Resolves only once the plant is durably committed. */
   create(plant: NewPlant): Promise<CreateResult>;
   get(id: bigint): Promise<Plant | undefined>;
+  /**
+   * Plants in ascending id order, cut by id (keyset), so that paging while others write never
+   * repeats or skips a plant that exists throughout.
+   */
+  list(page: PageRequest): Promise<StoredPlant[]>;
+  /** Resolves once the delete is durably committed: true if a plant was deleted, false if none was stored. */
+  delete(id: bigint): Promise<boolean>;
   /**
    * Resolves once the database answers a trivial query, within about a second; rejects with
    * StoreUnavailableError otherwise. For readiness probes (GET /readyz).

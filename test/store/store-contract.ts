@@ -148,5 +148,126 @@ export function describeStoreContract(engine: StoreEngine): void {
       await db.store.create({ id, name: "Shared" });
       expect(await (await db.reopen()).get(id)).toEqual({ name: "Shared" });
     });
+
+    it("when a stored plant is deleted, then it is gone for every connection, and a second delete finds nothing", async () => {
+      const id = uniqueId();
+      await db.store.create({ id, name: "Ivy", tag: "climber" });
+      expect(await db.store.delete(id)).toBe(true);
+      expect(await db.store.get(id)).toBeUndefined();
+      expect(await (await db.reopen()).get(id)).toBeUndefined();
+      expect(await db.store.delete(id)).toBe(false);
+      expect(await db.store.delete(uniqueId())).toBe(false);
+    });
+
+    it("when a deleted id is created again under another name, then it is a fresh create", async () => {
+      const id = uniqueId();
+      await db.store.create({ id, name: "Ivy", tag: "climber" });
+      await db.store.delete(id);
+      expect(await db.store.create({ id, name: "Rose" })).toEqual({
+        kind: "created",
+        plant: { name: "Rose" },
+      });
+      expect(await db.store.get(id)).toEqual({ name: "Rose" });
+    });
+
+    it.each([INT64_MAX, INT64_MIN, 2n ** 53n + 1n])(
+      "when the plant with id %s is deleted, then exactly it goes and its neighbour stays",
+      async (id) => {
+        const neighbour = id === INT64_MAX ? id - 1n : id + 1n;
+        const own = await engine.create();
+        try {
+          await own.store.create({ id, name: "gone" });
+          await own.store.create({ id: neighbour, name: "stays" });
+          expect(await own.store.delete(id)).toBe(true);
+          expect(await own.store.list({ limit: 10 })).toEqual([{ id: neighbour, name: "stays" }]);
+        } finally {
+          await own.destroy();
+        }
+      },
+    );
+
+    describe("listing", () => {
+      let listed: TestStore;
+      const ids = [INT64_MIN, -(2n ** 53n) - 1n, -1n, 0n, 7n, 2n ** 53n + 1n, INT64_MAX];
+      beforeAll(async () => {
+        listed = await engine.create();
+        // Created out of order: the listing's order is the ids', not the creates'.
+        for (const id of [...ids].reverse()) {
+          await listed.store.create(
+            id === 7n ? { id, name: "seven", tag: "t" } : { id, name: `p${id}` },
+          );
+        }
+      });
+      afterAll(async () => {
+        await listed?.destroy();
+      });
+
+      it("when an empty store is listed, then the page is empty", async () => {
+        const empty = await engine.create();
+        try {
+          expect(await empty.store.list({ limit: 100 })).toEqual([]);
+        } finally {
+          await empty.destroy();
+        }
+      });
+
+      it("when listed without after, then every plant comes in ascending id order with exact ids", async () => {
+        const page = await listed.store.list({ limit: 100 });
+        expect(page.map((plant) => plant.id)).toEqual(ids);
+        expect(page[4]).toEqual({ id: 7n, name: "seven", tag: "t" });
+        expect(page[0]).toEqual({ id: INT64_MIN, name: `p${INT64_MIN}` });
+      });
+
+      it.each([
+        [undefined, 3, ids.slice(0, 3)],
+        [INT64_MIN, 2, ids.slice(1, 3)],
+        [-1n, 100, ids.slice(3)],
+        [-2n, 1, [-1n]],
+        [2n ** 53n, 5, ids.slice(5)],
+        [INT64_MAX - 1n, 5, [INT64_MAX]],
+        [INT64_MAX, 5, []],
+      ])(
+        "when listed after %s with limit %s, then the page is exactly the ids above it",
+        async (after, limit, expected) => {
+          const page = await listed.store.list({ after, limit });
+          expect(page.map((plant) => plant.id)).toEqual(expected);
+        },
+      );
+
+      it("when paged through while plants are created and deleted, then the pages ascend and hold every plant that stayed exactly once", async () => {
+        const paged = await engine.create();
+        try {
+          const stayers = Array.from({ length: 300 }, (_, i) => BigInt(i * 10));
+          const leavers = stayers.map((id) => id + 5n);
+          for (const id of [...stayers, ...leavers])
+            await paged.store.create({ id, name: `p${id}` });
+          let writing = true;
+          const writes = (async () => {
+            for (let i = 0; writing; i++) {
+              const leaver = leavers[i % leavers.length] ?? 0n;
+              await paged.store.delete(leaver);
+              await paged.store.create({ id: leaver + 2n, name: "newcomer" });
+            }
+          })();
+          const seen: bigint[] = [];
+          let after: bigint | undefined;
+          for (;;) {
+            const page = await paged.store.list({ after, limit: 7 });
+            seen.push(...page.map((plant) => plant.id));
+            if (page.length < 7) break;
+            after = page.at(-1)?.id;
+          }
+          writing = false;
+          await writes;
+          for (const [i, id] of seen.entries()) {
+            if (i > 0) expect(id > (seen[i - 1] ?? 0n), `page order at ${id}`).toBe(true);
+          }
+          const kept = new Set(seen);
+          expect(stayers.filter((id) => !kept.has(id))).toEqual([]);
+        } finally {
+          await paged.destroy();
+        }
+      });
+    });
   });
 }
