@@ -8,7 +8,17 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List plants
+         * @description The stored plants in ascending order of `id`, at most `limit` of them, and
+         *     only those with an id greater than `after` when it is given.
+         *
+         *     To read them all, follow the `Link` header's `rel="next"` URL until an answer
+         *     has none. Pages are cut by id, not by position, so paging while plants are
+         *     created and deleted never repeats or skips a plant that exists throughout:
+         *     each page starts after the last id of the one before.
+         */
+        get: operations["listPlants"];
         put?: never;
         /**
          * Create a plant
@@ -33,6 +43,42 @@ export type paths = {
          */
         post: operations["createPlant"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plants/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The plant's id, as a canonical decimal integer: an optional `-`, then `0` or
+                 *     digits without leading zeros, from -9223372036854775808 to
+                 *     9223372036854775807. Anything else (`1e2`, `0x10`, `+1`, `01`, `-0`, `1.0`,
+                 *     spaces, out of range) answers 400, never 404.
+                 */
+                id: components["parameters"]["PlantId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a plant
+         * @description The plant stored under `id`, with its id.
+         */
+        get: operations["getPlant"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a plant
+         * @description Deletes the plant stored under `id`. The 204 is sent only once the delete is
+         *     committed to durable storage. Deleting an id that is not stored answers 404,
+         *     so a retry after a lost 204 answers 404 (the plant is gone either way).
+         *     Once deleted, the id is free: creating it again, with any name, is a new
+         *     plant.
+         */
+        delete: operations["deletePlant"];
         options?: never;
         head?: never;
         patch?: never;
@@ -215,6 +261,14 @@ export type components = {
             /** @description Tag that specifies the type of the plant */
             tag?: string;
         };
+        /** @description A stored plant with its id. */
+        StoredPlant: {
+            /**
+             * Format: int64
+             * @description Identification number of the plant
+             */
+            id: bigint;
+        } & components["schemas"]["Plant"];
         NewPlant: components["schemas"]["Plant"] & {
             /**
              * Format: int64
@@ -245,6 +299,18 @@ export type components = {
                  *     }
                  */
                 "application/json": components["schemas"]["Health"];
+            };
+        };
+        /**
+         * @description The id in the path is not a canonical decimal int64, or a query parameter
+         *     was sent (this operation takes none).
+         */
+        BadPlantId: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
             };
         };
         /** @description A query parameter was sent; this operation takes none. */
@@ -282,12 +348,13 @@ export type components = {
             };
         };
         /**
-         * @description The token is valid but carries scopes, and not `plants:write`, which
-         *     creating a plant needs. A token that carries no scope claim at all has
+         * @description The token is valid but carries scopes, and not the one this operation lists
+         *     in `x-required-scopes`: `plants:read` to read or list plants, `plants:write`
+         *     to create or delete one. A token that carries no scope claim at all has
          *     full access. Checked after the credentials and before the body is read.
          *     The response has a `WWW-Authenticate: Bearer realm="plantstore",
-         *     error="insufficient_scope", error_description="…", scope="plants:write"`
-         *     header.
+         *     error="insufficient_scope", error_description="…", scope="…"` header naming
+         *     the scope needed.
          */
         InsufficientScope: {
             headers: {
@@ -306,7 +373,7 @@ export type components = {
         };
         /**
          * @description Not answered for `/plants` itself: any path this document does not describe
-         *     (for example `/plants/1` or `/plants/`) answers 404 with this body.
+         *     (for example `/plant` or `/plants/`) answers 404 with this body.
          */
         NotFound: {
             headers: {
@@ -316,14 +383,14 @@ export type components = {
                 /**
                  * @example {
                  *       "error": 404,
-                 *       "message": "no resource at GET /plants/1"
+                 *       "message": "no resource at GET /plant"
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A method other than POST was used on `/plants`. The `Allow` header lists the allowed methods. */
-        PostOnly: {
+        /** @description The path has no operation for this method. The `Allow` header lists the methods it has. */
+        MethodNotAllowed: {
             headers: {
                 Allow: components["headers"]["Allow"];
                 [name: string]: unknown;
@@ -332,7 +399,7 @@ export type components = {
                 /**
                  * @example {
                  *       "error": 405,
-                 *       "message": "GET is not allowed on /plants; use POST"
+                 *       "message": "PUT is not allowed on /plants; use GET, POST"
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -489,7 +556,15 @@ export type components = {
             };
         };
     };
-    parameters: never;
+    parameters: {
+        /**
+         * @description The plant's id, as a canonical decimal integer: an optional `-`, then `0` or
+         *     digits without leading zeros, from -9223372036854775808 to
+         *     9223372036854775807. Anything else (`1e2`, `0x10`, `+1`, `01`, `-0`, `1.0`,
+         *     spaces, out of range) answers 400, never 404.
+         */
+        PlantId: bigint;
+    };
     requestBodies: never;
     headers: {
         /**
@@ -502,6 +577,14 @@ export type components = {
          * @example Bearer realm="plantstore"
          */
         BearerChallenge: string;
+        /**
+         * @description Present when the page is full (as many plants as `limit`): the next page, as
+         *     `<URL>; rel="next"` (RFC 8288). The URL is relative to this server, or
+         *     absolute under PLANTSTORE_PUBLIC_URL when that is set. The last page has
+         *     no `rel="next"`, so a client follows `next` until there is none.
+         * @example </plants?after=10002&limit=2>; rel="next"
+         */
+        Link: string;
         /**
          * @description The methods allowed on this path.
          * @example GET
@@ -518,6 +601,56 @@ export type components = {
 };
 export type $defs = Record<string, never>;
 export interface operations {
+    listPlants: {
+        parameters: {
+            query?: {
+                /** @description The most plants to return, from 1 to 1000. */
+                limit?: number;
+                /**
+                 * @description Only plants with an id greater than this one, written like a path's id
+                 *     (a canonical decimal int64). Usually taken from the `Link` header.
+                 */
+                after?: bigint;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of stored plants, in ascending order of id (empty past the last). */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StoredPlant"][];
+                };
+            };
+            /**
+             * @description A query parameter is unknown, repeated, or not valid: `limit` not an
+             *     integer from 1 to 1000, `after` not a canonical decimal int64.
+             *     `message` names the parameter and the reason.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     createPlant: {
         parameters: {
             query?: never;
@@ -559,7 +692,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
-            405: components["responses"]["PostOnly"];
+            405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
             /** @description A plant with this `id` is already stored with a different `name` or `tag`. Nothing was changed. */
             409: {
@@ -595,6 +728,99 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    getPlant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The plant's id, as a canonical decimal integer: an optional `-`, then `0` or
+                 *     digits without leading zeros, from -9223372036854775808 to
+                 *     9223372036854775807. Anything else (`1e2`, `0x10`, `+1`, `01`, `-0`, `1.0`,
+                 *     spaces, out of range) answers 400, never 404.
+                 */
+                id: components["parameters"]["PlantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stored plant. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StoredPlant"];
+                };
+            };
+            400: components["responses"]["BadPlantId"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            /** @description No plant is stored under this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deletePlant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The plant's id, as a canonical decimal integer: an optional `-`, then `0` or
+                 *     digits without leading zeros, from -9223372036854775808 to
+                 *     9223372036854775807. Anything else (`1e2`, `0x10`, `+1`, `01`, `-0`, `1.0`,
+                 *     spaces, out of range) answers 400, never 404.
+                 */
+                id: components["parameters"]["PlantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. No body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadPlantId"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            /**
+             * @description No plant is stored under this id (never created, or already deleted:
+             *     a retried delete whose 204 was lost gets this).
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getHealth: {
@@ -800,10 +1026,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description The file name.
-                 * @example swagger-ui.css
-                 */
+                /** @description The file name. */
                 asset: string;
             };
             cookie?: never;
@@ -817,7 +1040,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example .swagger-ui{color:#3b4151} */
                     "text/css": string;
                     /** @example window.addEventListener("load", start); */
                     "text/javascript": string;
@@ -830,12 +1052,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": 404,
-                     *       "message": "no documentation asset named index.html"
-                     *     }
-                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -844,4 +1060,8 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+}
+/** Per operation, the optional parameters the server fills with their schema's default. */
+export interface parametersWithDefaults {
+    listPlants: { query: "limit"; };
 }

@@ -4,6 +4,8 @@ import { readFile, writeFile } from "node:fs/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
 import ts from "typescript";
+import { parse } from "yaml";
+import { HTTP_METHODS } from "../src/openapi/document.ts";
 
 const specUrl = new URL("../openapi/plants.yaml", import.meta.url);
 export const generatedPath = fileURLToPath(new URL("../generated/plants.ts", import.meta.url));
@@ -21,7 +23,58 @@ const int64AsBigint = (schema: { type?: unknown; format?: unknown }): ts.TypeNod
 
 export async function renderTypes(): Promise<string> {
   const ast = await openapiTS(specUrl, { exportType: true, transform: int64AsBigint });
-  return header + astToString(ast);
+  const document = parse(await readFile(specUrl, "utf8")) as Document;
+  return header + astToString(ast) + renderDefaulted(document);
+}
+
+interface ParameterObject {
+  $ref?: string;
+  name?: string;
+  in?: string;
+  required?: boolean;
+  schema?: { default?: unknown };
+}
+type Document = {
+  paths?: Record<string, Record<string, unknown> & { parameters?: ParameterObject[] }>;
+  components?: { parameters?: Record<string, ParameterObject> };
+};
+
+/**
+ * `parametersWithDefaults`: per operation, the optional parameters whose schema has a default.
+ * The server fills those in (src/openapi/parameters.ts), so a handler's type has them as always
+ * present (src/openapi/operation-types.ts); openapi-typescript alone would leave them optional.
+ */
+function renderDefaulted(document: Document): string {
+  const resolve = (parameter: ParameterObject): ParameterObject =>
+    parameter.$ref === undefined
+      ? parameter
+      : (document.components?.parameters?.[parameter.$ref.split("/").at(-1) ?? ""] ?? {});
+  const lines: string[] = [];
+  for (const item of Object.values(document.paths ?? {})) {
+    for (const method of HTTP_METHODS) {
+      const operation = item[method] as
+        | { operationId?: string; parameters?: ParameterObject[] }
+        | undefined;
+      if (operation?.operationId === undefined) continue;
+      const byIn = new Map<string, string[]>();
+      for (const parameter of [...(item.parameters ?? []), ...(operation.parameters ?? [])]) {
+        const { name, in: where, required, schema } = resolve(parameter);
+        if (name === undefined || where === undefined || required === true) continue;
+        if (schema?.default === undefined) continue;
+        byIn.set(where, [...(byIn.get(where) ?? []), JSON.stringify(name)]);
+      }
+      if (byIn.size === 0) continue;
+      const members = [...byIn].map(([where, names]) => `${where}: ${names.join(" | ")};`);
+      lines.push(`    ${operation.operationId}: { ${members.join(" ")} };`);
+    }
+  }
+  return [
+    "/** Per operation, the optional parameters the server fills with their schema's default. */",
+    "export interface parametersWithDefaults {",
+    ...lines,
+    "}",
+    "",
+  ].join("\n");
 }
 
 async function main(): Promise<void> {

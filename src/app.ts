@@ -36,6 +36,7 @@ import {
   operationIdOf,
   type RequestFacts,
 } from "./openapi/decide.ts";
+import { documentMethods, documentResponseHeaders } from "./openapi/document.ts";
 import { addRequestMetrics, createMetrics, measuredStore } from "./ops/metrics.ts";
 import { type PlantStore, StoreUnavailableError } from "./store/store.ts";
 
@@ -137,7 +138,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   addSecurityHeaders(app);
   echoRequestId(app);
-  await addCors(app, send, ops.corsOrigins);
+  const document = api.document;
+  await addCors(app, send, ops.corsOrigins, {
+    methods: documentMethods(document),
+    responseHeaders: documentResponseHeaders(document),
+  });
   addDraining(app, send);
   await addOverloadGuard(app, send, ops.maxEventLoopDelayMs);
   const rateLimits = createRateLimits(ops);
@@ -285,10 +290,10 @@ function metricsTokenCheck(token: string): (authorization: string | undefined) =
 }
 
 function send(reply: FastifyReply, response: ApiResponse): FastifyReply {
+  reply.code(response.status).headers(response.headers ?? {});
+  if (response.body === undefined) return reply.send();
   const json = response.contentType === undefined;
   return reply
-    .code(response.status)
-    .headers(response.headers ?? {})
     .type(response.contentType ?? "application/json; charset=utf-8")
     .send(json ? exactJson(response.body) : response.body);
 }

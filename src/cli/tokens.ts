@@ -1,6 +1,8 @@
 // `plantstore tokens create|list|revoke`: managed API tokens in DATABASE_URL's database.
+
 import { parseArgs } from "node:util";
 import { issueToken } from "../auth/issue-token.ts";
+import { documentScopes, loadDocument } from "../openapi/document.ts";
 import type { TokenRecord, TokenStore } from "../store/tokens.ts";
 import { parseDuration } from "./duration.ts";
 
@@ -92,6 +94,15 @@ function createCommand(args: readonly string[]): TokensCommand {
   if (scopes !== undefined && (scopes.length === 0 || !scopes.every((s) => SCOPE.test(s)))) {
     throw new UsageError(
       "--scopes must list scope names such as plants:write, separated by spaces or commas",
+    );
+  }
+  // A scope no operation requires would give a token nothing; refusing it catches typos
+  // (plants:wrte) before a token is handed out that fails every call with 403.
+  const known = documentScopes(loadDocument());
+  const unknown = scopes?.find((scope) => !known.includes(scope));
+  if (unknown !== undefined) {
+    throw new UsageError(
+      `--scopes: "${unknown}" is not a scope of this API; its scopes are ${known.join(", ")}`,
     );
   }
   return async (store, io) => {

@@ -5,11 +5,17 @@ import type { OperationHandlers } from "../openapi/operation-types.ts";
 import { healthHandlers } from "../ops/health.ts";
 import { metricsHandler } from "../ops/metrics.ts";
 import { createPlant } from "./create-plant.ts";
+import { deletePlant } from "./delete-plant.ts";
 import type { HandlerDeps } from "./deps.ts";
+import { getPlant } from "./get-plant.ts";
+import { listPlants } from "./list-plants.ts";
 
 export function operationHandlers(deps: HandlerDeps): OperationHandlers {
   return {
     createPlant: createPlant(deps),
+    listPlants: listPlants(deps),
+    getPlant: getPlant(deps),
+    deletePlant: deletePlant(deps),
     ...healthHandlers(deps.store),
     getMetrics: metricsHandler(deps.metrics),
     ...documentationHandlers(deps.app, deps.publicUrl),

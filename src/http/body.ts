@@ -3,7 +3,7 @@
 // requests (src/openapi/); a problem is returned, not thrown, and answered as a 400/413/415.
 
 import { type Int64Location, numbersAt, replacedAt } from "../openapi/int64-locations.ts";
-import { INT64_MAX, INT64_MIN, integerFromLiteral, type JsonStep, literalAt } from "./int64.ts";
+import { integerFromLiteral, type JsonStep, literalAt, validationStandIn } from "./int64.ts";
 
 export type BodyProblem = { status: 400 | 413 | 415; message: string };
 
@@ -64,7 +64,7 @@ export function interpretBody(
       const parsed = readAt(value, path) as number;
       const exact = exactInteger(text, path, parsed);
       typed = replacedAt(typed, path, exact ?? parsed);
-      const standIn = standInFor(exact);
+      const standIn = validationStandIn(exact);
       if (standIn !== parsed) forValidation = replacedAt(forValidation, path, standIn);
     }
   }
@@ -88,21 +88,6 @@ function readAt(value: unknown, path: readonly JsonStep[]): unknown {
   for (const step of path) node = (node as Record<string, unknown>)[String(step)];
   return node;
 }
-
-/**
- * A double that falls on the same side of the int64 format check (src/openapi/backend.ts) as the
- * exact value, so that the validator decides on the exact value: 9223372036854775807 would round
- * to 2^63 (outside) and -9223372036854775809 to -2^63 (inside). A fraction JSON.parse rounded
- * away (1.0000000000000000001) becomes 0.5, which is no integer.
- */
-function standInFor(exact: bigint | null): number {
-  if (exact === null) return 0.5;
-  if (exact > INT64_MAX) return 2 ** 64;
-  if (exact < INT64_MIN) return -(2 ** 64);
-  return Math.min(Number(exact), LARGEST_DOUBLE_BELOW_2_63);
-}
-
-const LARGEST_DOUBLE_BELOW_2_63 = 2 ** 63 - 1024;
 
 const MAY_NEED_EXACT_READING = /[\d.]{16}|[eE]-/;
 

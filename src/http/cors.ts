@@ -12,11 +12,23 @@ type Send = (reply: FastifyReply, response: ApiResponse) => FastifyReply;
 // Preflights are cached by browsers this long (Chromium caps it at 2 hours).
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
+/** What the document says cross-origin callers may use and read. */
+export interface CorsSurface {
+  /** Every method the document has on some path. */
+  methods: readonly string[];
+  /** Every header a documented answer carries, besides X-Request-Id. */
+  responseHeaders: readonly string[];
+}
+
 export async function addCors(
   app: FastifyInstance,
   send: Send,
   origins: OpsConfig["corsOrigins"],
+  surface: CorsSurface,
 ): Promise<void> {
+  // A page reading a paged list needs Link, one retrying needs Retry-After: whatever the
+  // document's answers carry, so that a header added there is readable from a browser too.
+  const exposedHeaders = [...new Set([...surface.responseHeaders, "X-Request-Id"])];
   const allowed = (origin: string | undefined): boolean =>
     origin !== undefined && (origins === "*" || origins.includes(origin));
 
@@ -39,9 +51,9 @@ export async function addCors(
       callback(null, {
         // "*" needs no reflection; otherwise the request's own (allowed) origin is echoed.
         origin: origins === "*" ? "*" : true,
-        methods: ["GET", "POST"],
+        methods: [...surface.methods],
         allowedHeaders: ["Authorization", "Content-Type", "X-Request-Id"],
-        exposedHeaders: ["Retry-After", "WWW-Authenticate", "X-Request-Id"],
+        exposedHeaders,
         maxAge: PREFLIGHT_MAX_AGE_SECONDS,
         // Bearer tokens travel in a header the page sets; no cookies, so no credentials mode.
         credentials: false,

@@ -190,3 +190,18 @@ function endOfValue(text: string, from: number): number {
   while (i < text.length && /[-+.\deEtrufalsn]/.test(text[i] ?? "")) i++;
   return i;
 }
+
+/**
+ * A double that falls on the same side of the int64 format check (src/openapi/backend.ts) as the
+ * exact value, so that the validator decides on the exact value: 9223372036854775807 would round
+ * to 2^63 (outside) and -9223372036854775809 to -2^63 (inside). A fraction JSON.parse rounded
+ * away (1.0000000000000000001), given as null, becomes 0.5, which is no integer.
+ */
+export function validationStandIn(exact: bigint | null): number {
+  if (exact === null) return 0.5;
+  if (exact > INT64_MAX) return 2 ** 64;
+  if (exact < INT64_MIN) return -(2 ** 64);
+  return Math.min(Number(exact), LARGEST_DOUBLE_BELOW_2_63);
+}
+
+const LARGEST_DOUBLE_BELOW_2_63 = 2 ** 63 - 1024;

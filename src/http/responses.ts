@@ -6,8 +6,11 @@ export type PlantBody = components["schemas"]["Plant"];
 
 export interface ApiResponse {
   status: number;
-  /** A schema's JSON body, or the text or bytes of a non-JSON answer (`/metrics`, `/docs`). */
-  body: components["schemas"][keyof components["schemas"]] | string | Buffer;
+  /**
+   * A JSON body as the document's schemas type it (int64 as bigint, written exactly), or the
+   * text or bytes of a non-JSON answer (`/metrics`, `/docs`); none for a bodiless answer (204).
+   */
+  body?: unknown;
   headers?: Readonly<Record<string, string>>;
   /** The Content-Type of a body that is not JSON; JSON (UTF-8) when absent. */
   contentType?: string;
@@ -16,18 +19,23 @@ export interface ApiResponse {
 type Headers = Readonly<Record<string, string>>;
 type Responses<Op extends keyof operations> = operations[Op]["responses"];
 
-/** One answer per documented media type: JSON needs no content type, any other names its own. */
-type DocumentedAnswer<R, Status> = R extends { content: infer Content }
-  ? {
-      [Media in keyof Content]: {
-        status: Status;
-        headers?: Headers;
-      } & (Media extends "application/json"
-        ? { body: Content[Media]; contentType?: undefined }
-        : // Text may also be sent as the bytes of its encoding.
-          { body: Content[Media] | Buffer; contentType: `${Media & string}${string}` });
-    }[keyof Content]
-  : never;
+/**
+ * One answer per documented media type: JSON needs no content type, any other names its own;
+ * an answer documented without content has no body.
+ */
+type DocumentedAnswer<R, Status> = R extends { content?: never }
+  ? { status: Status; headers?: Headers; body?: undefined; contentType?: undefined }
+  : R extends { content: infer Content }
+    ? {
+        [Media in keyof Content]: {
+          status: Status;
+          headers?: Headers;
+        } & (Media extends "application/json"
+          ? { body: Content[Media]; contentType?: undefined }
+          : // Text may also be sent as the bytes of its encoding.
+            { body: Content[Media] | Buffer; contentType: `${Media & string}${string}` });
+      }[keyof Content]
+    : never;
 
 /** An answer the YAML documents for this operation: a documented status with its body. */
 export type OperationResponse<Op extends keyof operations> = {

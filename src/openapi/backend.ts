@@ -10,7 +10,7 @@ import type { Body, BodyShape } from "../http/body.ts";
 import { type ApiResponse, errorResponse } from "../http/responses.ts";
 import { describeValidationErrors } from "../http/validation-message.ts";
 import { authFailureResponse } from "./auth-response.ts";
-import { loadDocument } from "./document.ts";
+import { loadDocument, SCOPES_EXTENSION } from "./document.ts";
 import { type Inputs, inputReaders, type ReadInputs } from "./inputs.ts";
 import type { OperationHandlers } from "./operation-types.ts";
 
@@ -37,9 +37,6 @@ export interface BackendOptions {
   /** One handler per operation in the YAML (src/handlers/index.ts). */
   operations: OperationHandlers;
 }
-
-/** Operation extension naming the scopes a token needs, when it carries scopes at all. */
-const SCOPES_EXTENSION = "x-required-scopes";
 
 export async function createBackend({
   authenticator,

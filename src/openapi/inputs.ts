@@ -10,6 +10,7 @@
 import type { ErrorObject, ValidateFunction } from "ajv";
 import type { OpenAPIBackend, Operation } from "openapi-backend";
 import type { Body, BodyProblem, BodyShape } from "../http/body.ts";
+import { validationStandIn } from "../http/int64.ts";
 import { describeValidationErrors } from "../http/validation-message.ts";
 import { int64Locations } from "./int64-locations.ts";
 import {
@@ -91,7 +92,7 @@ function jsonBodySchema(operation: Operation): unknown {
   return json.schema ?? {};
 }
 
-/** The values a validator can check: a bigint as the double nearest to it. */
+/** The values a validator can check: a bigint as a double on the same side of its limits. */
 const asDoubles = (values: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(
     Object.entries(values).map(([name, value]) => [
@@ -99,7 +100,8 @@ const asDoubles = (values: Record<string, unknown>): Record<string, unknown> =>
       Array.isArray(value) ? value.map(asDouble) : asDouble(value),
     ]),
   );
-const asDouble = (value: unknown): unknown => (typeof value === "bigint" ? Number(value) : value);
+const asDouble = (value: unknown): unknown =>
+  typeof value === "bigint" ? validationStandIn(value) : value;
 
 interface Described {
   type?: unknown;

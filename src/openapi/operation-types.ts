@@ -1,19 +1,33 @@
 // The types an operation's handler works with, all derived from generated/plants.ts (and so
 // from the YAML): what it gets (parameters and body, int64 as bigint) and what it may answer.
 import type { Context } from "openapi-backend";
-import type { operations } from "../../generated/plants.ts";
+import type { operations, parametersWithDefaults } from "../../generated/plants.ts";
 import type { OperationRequestBody, OperationResponse } from "../http/responses.ts";
 
 export type OperationId = keyof operations;
 
 type Parameters<Op extends OperationId> = operations[Op]["parameters"];
 
+type In = "path" | "query" | "header";
+
+/** The names of an operation's optional parameters of one kind that the server defaults. */
+type Defaulted<Op extends OperationId, Where extends In> = Op extends keyof parametersWithDefaults
+  ? Where extends keyof parametersWithDefaults[Op]
+    ? parametersWithDefaults[Op][Where]
+    : never
+  : never;
+
+/** Defaulted parameters are always there by the time the handler runs. */
+type WithDefaults<P, Names> = [Names] extends [never]
+  ? P
+  : Omit<P, Names & keyof P> & Required<Pick<P, Names & keyof P>>;
+
 /** One kind of parameter as the handler gets it; an empty object when the operation has none. */
-type ParametersIn<Op extends OperationId, In extends "path" | "query" | "header"> = [
-  NonNullable<Parameters<Op>[In]>,
+type ParametersIn<Op extends OperationId, Where extends In> = [
+  NonNullable<Parameters<Op>[Where]>,
 ] extends [never]
   ? Record<string, never>
-  : NonNullable<Parameters<Op>[In]>;
+  : WithDefaults<NonNullable<Parameters<Op>[Where]>, Defaulted<Op, Where>>;
 
 /** What a handler gets: read, typed and validated against the document. */
 export interface OperationInput<Op extends OperationId> {

@@ -11,6 +11,7 @@ import {
   uniqueId,
   useTestApp,
 } from "../helpers/app.ts";
+import { documentedPaths } from "../helpers/document.ts";
 import { storeEngines } from "../helpers/stores.ts";
 
 describe.each(storeEngines)("routing, content types and limits ($name)", (engine) => {
@@ -20,8 +21,9 @@ describe.each(storeEngines)("routing, content types and limits ($name)", (engine
   it.each([
     "/",
     "/plant",
-    "/plants/1",
+    "/plants/1/x",
     "/plants/",
+    "/plants//",
     "/PLANTS",
     "/pl%61nts",
     "/heal%74hz",
@@ -44,13 +46,20 @@ describe.each(storeEngines)("routing, content types and limits ($name)", (engine
     expect(await app().db.store.get(id)).toBeUndefined();
   });
 
-  it.each(["GET", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"] as const)(
-    "when %s is used on /plants, then 405 with Allow: POST",
-    async (method) => {
-      const res = await app().app.inject({ method, url: "/plants", headers: AUTH });
+  // Every path of the document, and every method it does not have there: 405 naming the ones it
+  // has, templated paths (/plants/{id}, /docs/{asset}) included.
+  const refusedMethods = documentedPaths().flatMap(({ path, methods }) =>
+    (["GET", "PUT", "POST", "PATCH", "DELETE", "HEAD", "OPTIONS"] as const)
+      .filter((method) => !methods.includes(method))
+      .map((method) => ({ method, path, allow: methods.join(", ") })),
+  );
+  it.each(refusedMethods)(
+    "when $method is used on $path, then 405 with Allow: $allow",
+    async ({ method, path, allow }) => {
+      const res = await app().app.inject({ method, url: path, headers: AUTH });
       expect(res.statusCode).toBe(405);
-      expect(res.headers.allow).toBe("POST");
-      if (method !== "HEAD") expectError(res, 405, /POST/);
+      expect(res.headers.allow).toBe(allow);
+      if (method !== "HEAD") expectError(res, 405, new RegExp(`; use ${allow}$`));
     },
   );
 

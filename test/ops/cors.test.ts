@@ -1,7 +1,15 @@
 // CORS through app.inject: preflights from allowed and other origins, the headers on actual
 // requests, and OPTIONS that is not a preflight.
 import { describe, expect, it } from "vitest";
+import {
+  documentMethods,
+  documentResponseHeaders,
+  loadDocument,
+} from "../../src/openapi/document.ts";
 import { AUTH, expectError, plantJson, postPlant, uniqueId, useTestApp } from "../helpers/app.ts";
+import { documentedPaths } from "../helpers/document.ts";
+
+const DOCUMENT = loadDocument();
 
 const ALLOWED = "https://app.example.com";
 const preflight = (origin: string) => ({
@@ -17,12 +25,14 @@ const preflight = (origin: string) => ({
 describe("CORS for an allowed origin", () => {
   const app = useTestApp(undefined, { ops: { corsOrigins: [ALLOWED, "http://localhost:3000"] } });
 
-  it("when a browser preflights POST /plants with Authorization and Content-Type, then 204 allows them", async () => {
+  it("when a browser preflights POST /plants with Authorization and Content-Type, then 204 allows them and every method of the document", async () => {
     const res = await app().app.inject(preflight(ALLOWED));
     expect(res.statusCode).toBe(204);
     expect(res.body).toBe("");
     expect(res.headers["access-control-allow-origin"]).toBe(ALLOWED);
-    expect(String(res.headers["access-control-allow-methods"]).split(/, */)).toContain("POST");
+    const methods = String(res.headers["access-control-allow-methods"]).split(/, */);
+    expect(methods).toEqual(documentMethods(DOCUMENT));
+    expect(methods).toContain("POST");
     const allowed = String(res.headers["access-control-allow-headers"]).toLowerCase().split(/, */);
     expect(allowed).toEqual(expect.arrayContaining(["authorization", "content-type"]));
     expect(Number(res.headers["access-control-max-age"])).toBeGreaterThan(0);
@@ -34,7 +44,11 @@ describe("CORS for an allowed origin", () => {
     const res = await postPlant(app().app, plantJson(id, "from a browser"), { origin: ALLOWED });
     expect(res.statusCode).toBe(200);
     expect(res.headers["access-control-allow-origin"]).toBe(ALLOWED);
-    expect(String(res.headers["access-control-expose-headers"])).toMatch(/Retry-After/);
+    // Every header a documented answer carries is readable by the page (Link for paging, …).
+    const exposed = String(res.headers["access-control-expose-headers"]).split(/, */);
+    expect(exposed).toEqual(
+      expect.arrayContaining([...documentResponseHeaders(DOCUMENT), "Retry-After", "X-Request-Id"]),
+    );
     expect(res.headers).not.toHaveProperty("access-control-allow-credentials");
     expect(await app().db.store.get(id)).toEqual({ name: "from a browser" });
   });
@@ -57,15 +71,18 @@ describe("CORS for an allowed origin", () => {
     ["no Origin", {}],
     ["an allowed Origin but no Access-Control-Request-Method", { origin: ALLOWED }],
   ])(
-    "when OPTIONS /plants comes with %s, then it is not a preflight: 405 with Allow: POST",
+    "when OPTIONS /plants comes with %s, then it is not a preflight: 405 with the path's Allow",
     async (_what, headers) => {
       const res = await app().app.inject({
         method: "OPTIONS",
         url: "/plants",
         headers: { ...AUTH, ...headers },
       });
-      expectError(res, 405, /use POST/);
-      expect(res.headers.allow).toBe("POST");
+      const allow = documentedPaths()
+        .find((p) => p.template === "/plants")
+        ?.methods.join(", ");
+      expectError(res, 405, new RegExp(`use ${allow}$`));
+      expect(res.headers.allow).toBe(allow);
     },
   );
 });

@@ -44,7 +44,7 @@ describe("requests per bearer token", () => {
         (await t.app.inject({ method: "GET", url: "/healthz", headers: AUTH })).statusCode,
       ).toBe(200);
       // Routing still comes first.
-      expectError(await t.app.inject({ method: "GET", url: "/plants", headers: AUTH }), 405);
+      expectError(await t.app.inject({ method: "PUT", url: "/plants", headers: AUTH }), 405);
     } finally {
       await t.close();
     }

@@ -26,6 +26,10 @@ describe("the tokens command line, before any database is opened", () => {
     [["tokens", "create"], /--name must be/],
     [["tokens", "create", "--name", "x", "--expires-in", "3y"], /--expires-in must be like 90m/],
     [["tokens", "create", "--name", "x", "--scopes", " , "], /--scopes must list/],
+    [
+      ["tokens", "create", "--name", "x", "--scopes", "plants:read plants:wrte"],
+      /"plants:wrte" is not a scope of this API; its scopes are plants:read, plants:write/,
+    ],
     [["tokens", "create", "--name", "tok_x"], /--name must be/],
     [["tokens", "revoke"], /one NAME or ID/],
     [["tokens", "rotate"], /unknown tokens command "rotate"/],

@@ -41,7 +41,7 @@ describe.runIf(hasBrowser)("/docs in a real browser", () => {
     rmSync(profile, { recursive: true, force: true });
   });
 
-  it("when a person authorizes with a token and sends a create from /docs, then they see the 200 and the plant is stored", async () => {
+  it("when a person authorizes with a token and creates, reads, lists and deletes a plant from /docs, then they see each answer and the store follows", async () => {
     const url = fixture.server?.url ?? "";
     const context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
@@ -101,6 +101,35 @@ describe.runIf(hasBrowser)("/docs in a real browser", () => {
 
       const stored = await fixture.stored?.get(id % 1_000_000n);
       expect(stored).toEqual({ name, tag: "from /docs" });
+
+      // The other plant operations, from the same page: read it, find it in a page, delete it.
+      const tryOut = async (
+        operationId: string,
+        parameters: Record<string, string>,
+        status: string,
+      ): Promise<string> => {
+        const block = page.locator(`#operations-plants-${operationId}`);
+        await block.locator(".opblock-summary").click();
+        await block.getByRole("button", { name: "Try it out" }).click();
+        for (const [parameter, value] of Object.entries(parameters)) {
+          await block.locator(`tr[data-param-name="${parameter}"] input`).fill(value);
+        }
+        await block.getByRole("button", { name: "Execute" }).click();
+        const answers = block.locator(".live-responses-table");
+        await expect
+          .poll(() => answers.locator(".response-col_status").last().textContent(), {
+            timeout: 20_000,
+          })
+          .toContain(status);
+        return (await answers.locator(".response-col_description").last().textContent()) ?? "";
+      };
+      const shortId = String(id % 1_000_000n);
+      expect(await tryOut("getPlant", { id: shortId }, "200")).toContain(name);
+      expect(
+        await tryOut("listPlants", { after: String((id % 1_000_000n) - 1n), limit: "1" }, "200"),
+      ).toContain(name);
+      await tryOut("deletePlant", { id: shortId }, "204");
+      expect(await fixture.stored?.get(id % 1_000_000n)).toBeUndefined();
       // Everything came from this server, and the CSP had nothing to refuse.
       expect(requested.filter((r) => !r.startsWith(`${url}/`))).toEqual([]);
       expect(problems).toEqual([]);

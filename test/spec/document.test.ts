@@ -30,6 +30,15 @@ describe("openapi/plants.yaml keeps the seed contract", () => {
     });
   });
 
+  it("when read, then StoredPlant is a Plant with its int64 id", () => {
+    expect(doc.components.schemas["StoredPlant"]).toMatchObject({
+      allOf: [
+        { required: ["id"], properties: { id: { type: "integer", format: "int64" } } },
+        { $ref: "#/components/schemas/Plant" },
+      ],
+    });
+  });
+
   it("when read, then Plant, NewPlant and Error have the seed fields", () => {
     expect(doc.components.schemas["Plant"]).toMatchObject({
       type: "object",
@@ -48,8 +57,13 @@ describe("openapi/plants.yaml keeps the seed contract", () => {
     });
   });
 
-  it("when read, then POST /plants is the only plant operation and every non-200 answer is an Error", () => {
-    expect(Object.keys(doc.paths["/plants"] ?? {})).toEqual(["post"]);
+  it("when read, then the plant operations are create, list, read and delete, with POST /plants answering as the seed does", () => {
+    expect(Object.keys(doc.paths["/plants"] ?? {}).sort()).toEqual(["get", "post"]);
+    expect(Object.keys(doc.paths["/plants/{id}"] ?? {}).sort()).toEqual([
+      "delete",
+      "get",
+      "parameters",
+    ]);
     const responses = doc.paths["/plants"]?.["post"]?.responses ?? {};
     // Every status the server can answer is documented, and nothing else.
     expect(Object.keys(responses).sort()).toEqual(
@@ -73,12 +87,31 @@ describe("openapi/plants.yaml keeps the seed contract", () => {
     expect(responses["200"]).toMatchObject({
       content: { "application/json": { schema: { $ref: "#/components/schemas/Plant" } } },
     });
-    for (const [status, response] of Object.entries(responses)) {
-      if (status === "200") continue;
-      expect(resolve(response), status).toMatchObject({
-        content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-      });
+    const common = ["400", "401", "403", "405", "408", "429", "431", "500", "503"];
+    const statuses = (path: string, method: string) =>
+      Object.keys(doc.paths[path]?.[method]?.responses ?? {}).sort();
+    expect(statuses("/plants", "get")).toEqual(["200", ...common].sort());
+    expect(statuses("/plants/{id}", "get")).toEqual(["200", "404", ...common].sort());
+    expect(statuses("/plants/{id}", "delete")).toEqual(["204", "404", ...common].sort());
+    expect(doc.paths["/plants/{id}"]?.["get"]?.responses["200"]).toMatchObject({
+      content: { "application/json": { schema: { $ref: "#/components/schemas/StoredPlant" } } },
+    });
+    expect(doc.paths["/plants/{id}"]?.["delete"]?.responses["204"]).not.toHaveProperty("content");
+  });
+
+  it("when read, then every answer of every operation other than a 2xx is an Error", () => {
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        if (method === "parameters") continue;
+        for (const [status, response] of Object.entries(operation.responses)) {
+          if (status.startsWith("2")) continue;
+          expect(resolve(response), `${method} ${path} ${status}`).toMatchObject({
+            content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+          });
+        }
+      }
     }
+    const responses = doc.paths["/plants"]?.["post"]?.responses ?? {};
     expect(resolve(responses["429"])).toMatchObject({
       headers: { "Retry-After": expect.anything() },
     });
@@ -116,6 +149,7 @@ describe("openapi/plants.yaml documents the operating endpoints", () => {
       "/openapi.json",
       "/openapi.yaml",
       "/plants",
+      "/plants/{id}",
       "/readyz",
     ]);
     for (const path of ["/healthz", "/readyz", "/metrics"]) {

@@ -1,10 +1,17 @@
-// The examples in openapi/plants.yaml cannot drift: each request example is sent, in document
-// order, to a real server on an empty store, and the answer must equal the response example of
-// the same name. The published document is the YAML with `servers` naming the server.
+// The examples in openapi/plants.yaml cannot drift: every operation's request examples are
+// sent, operation by operation in document order and each in the order written, to a real
+// server on an empty store, and the answer must be the response example of the same name (its
+// status and body), or the bodiless answer that lists the name in `x-example-requests`.
+//
+// A request example is named across the operation: its body example and the examples of its
+// parameters that share the name make up one request. A parameter shared by several operations
+// (/plants/{id}) lends each of them only the names that operation answers.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { loadDocument } from "../../src/openapi/document.ts";
+import { AUTH } from "../helpers/app.ts";
 import { assertDocumented } from "../helpers/contract.ts";
+import { type DocumentedOperation, documentedOperations } from "../helpers/document.ts";
 import {
   closeServerFixture,
   openServerFixture,
@@ -21,34 +28,91 @@ interface MediaType {
   example?: unknown;
   examples?: Record<string, Example>;
 }
-interface Operation {
-  operationId: string;
-  requestBody?: { content: Record<string, MediaType> };
-  responses: Record<string, { $ref?: string; content?: Record<string, MediaType> }>;
+interface Response {
+  $ref?: string;
+  content?: Record<string, MediaType>;
+  "x-example-requests"?: string[];
 }
 
 const doc = loadDocument() as unknown as {
-  paths: Record<string, Record<string, Operation>>;
-  components: { responses: Record<string, { content?: Record<string, MediaType> }> };
+  components: { responses: Record<string, Response> };
 };
-const createPlant = doc.paths["/plants"]?.["post"] as Operation;
-const requestExamples = Object.entries(
-  createPlant.requestBody?.content["application/json"]?.examples ?? {},
-);
+const resolve = (response: Response): Response =>
+  response.$ref === undefined
+    ? response
+    : (doc.components.responses[response.$ref.replace("#/components/responses/", "")] ?? {});
 
-/** The status and body of the response example named `name`; exactly one must exist. */
-function answerNamed(name: string): { status: number; body: unknown } {
-  const found = Object.entries(createPlant.responses).flatMap(([status, response]) => {
-    const resolved =
-      response.$ref === undefined
-        ? response
-        : doc.components.responses[response.$ref.replace("#/components/responses/", "")];
-    const example = resolved?.content?.["application/json"]?.examples?.[name];
-    return example === undefined ? [] : [{ status: Number(status), body: example.value }];
-  });
-  expect(found, `response examples named ${name}`).toHaveLength(1);
-  return found[0] as { status: number; body: unknown };
+interface Answer {
+  status: number;
+  /** The media type of the named example; undefined for a bodiless answer. */
+  media?: string;
+  body?: unknown;
 }
+
+/** The answers of `operation` that carry the example `name` (one, if the name is its). */
+function answersNamed({ operation }: DocumentedOperation, name: string): Answer[] {
+  return Object.entries(operation.responses).flatMap(([status, raw]) => {
+    const response = resolve(raw as Response);
+    if (response["x-example-requests"]?.includes(name)) return [{ status: Number(status) }];
+    return Object.entries(response.content ?? {}).flatMap(([media, type]) => {
+      const example = type.examples?.[name];
+      return example === undefined ? [] : [{ status: Number(status), media, body: example.value }];
+    });
+  });
+}
+
+interface RequestExample {
+  operation: DocumentedOperation;
+  name: string;
+  answer: Answer;
+  target: string;
+  body?: unknown;
+}
+
+const bodyExamples = ({ operation }: DocumentedOperation): Record<string, Example> =>
+  (operation as { requestBody?: { content: Record<string, MediaType> } }).requestBody?.content[
+    "application/json"
+  ]?.examples ?? {};
+
+/** Every example name the operation's parameters and body declare, in the order written. */
+function declaredNames(operation: DocumentedOperation): string[] {
+  const names = [
+    ...operation.parameters.flatMap((parameter) => Object.keys(parameter.examples ?? {})),
+    ...Object.keys(bodyExamples(operation)),
+  ];
+  return [...new Set(names)];
+}
+
+/** The requests the operation's examples make: the names it answers, built into requests. */
+function requestExamples(operation: DocumentedOperation): RequestExample[] {
+  return declaredNames(operation).flatMap((name) => {
+    const [answer, ...more] = answersNamed(operation, name);
+    if (answer === undefined) return [];
+    expect(more, `${operation.operationId} answers example ${name} more than once`).toEqual([]);
+    const value = (place: string, parameterName: string) =>
+      operation.parameters.find((p) => p.in === place && p.name === parameterName)?.examples?.[name]
+        ?.value;
+    const path = operation.template.replace(/\{([^{}/]+)\}/g, (_whole, parameter: string) => {
+      const given = value("path", parameter);
+      expect(
+        given,
+        `${operation.operationId} example ${name}: path parameter ${parameter}`,
+      ).toBeDefined();
+      return encodeURIComponent(String(given));
+    });
+    const query = new URLSearchParams();
+    for (const parameter of operation.parameters) {
+      const given = parameter.in === "query" ? parameter.examples?.[name]?.value : undefined;
+      if (given !== undefined) query.set(parameter.name ?? "", String(given));
+    }
+    const target = query.size === 0 ? path : `${path}?${query}`;
+    const body = bodyExamples(operation)[name]?.value;
+    return [{ operation, name, answer, target, ...(body === undefined ? {} : { body }) }];
+  });
+}
+
+const operations = documentedOperations();
+const examples = operations.flatMap(requestExamples);
 
 describe("the examples in openapi/plants.yaml, sent to a real server", () => {
   let fixture: Partial<ServerFixture> = {};
@@ -57,20 +121,62 @@ describe("the examples in openapi/plants.yaml, sent to a real server", () => {
   });
   afterAll(() => closeServerFixture(fixture));
 
+  it("when read, then every operation that takes parameters or a body has request examples it answers", () => {
+    const takesInput = (operation: DocumentedOperation) =>
+      operation.parameters.length > 0 || "requestBody" in operation.operation;
+    const without = operations
+      .filter((operation) => takesInput(operation))
+      .filter((operation) => !examples.some((example) => example.operation === operation))
+      .map((operation) => operation.operationId);
+    expect(without, "operations without a request example").toEqual([]);
+  });
+
+  it("when read, then every example name of a parameter or a body is some operation's request", () => {
+    const orphans = operations.flatMap((operation) =>
+      declaredNames(operation)
+        .filter((name) =>
+          operations.every(
+            (other) =>
+              !declaredNames(other).includes(name) || answersNamed(other, name).length === 0,
+          ),
+        )
+        .map((name) => `${operation.operationId} ${name}`),
+    );
+    expect(orphans, "examples no operation answers").toEqual([]);
+  });
+
   it("when read, then createPlant has request examples for 200, 400 and 409", () => {
-    const statuses = requestExamples.map(([name]) => answerNamed(name).status);
+    const statuses = examples
+      .filter((example) => example.operation.operationId === "createPlant")
+      .map((example) => example.answer.status);
     expect(new Set(statuses)).toEqual(new Set([200, 400, 409]));
   });
 
   it("when every request example is sent in order, then each answer equals its named example", async () => {
     const url = fixture.server?.url ?? "";
-    for (const [name, example] of requestExamples) {
-      const expected = answerNamed(name);
-      const answer = await post(url, JSON.stringify(example.value));
-      expect({ name, status: answer.status, body: JSON.parse(answer.body) }).toEqual({
-        name,
-        ...expected,
+    for (const { operation, name, answer, target, body } of examples) {
+      const response = await fetch(`${url}${target}`, {
+        method: operation.method,
+        headers: {
+          ...AUTH,
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(10_000),
       });
+      const text = await response.text();
+      const what = `${operation.operationId} ${name}: ${operation.method} ${target}`;
+      expect(response.status, `${what}: ${text.slice(0, 200)}`).toBe(answer.status);
+      if (answer.media === undefined) {
+        expect(text, what).toBe("");
+      } else if (answer.media === "application/json") {
+        expect(JSON.parse(text), what).toEqual(answer.body);
+      } else {
+        // Whole files (a style sheet): the example is a sample of the kind, not the bytes.
+        expect(response.headers.get("content-type") ?? "", what).toMatch(
+          new RegExp(`^${answer.media}`),
+        );
+      }
     }
   });
 

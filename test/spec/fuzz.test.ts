@@ -1,7 +1,8 @@
-// Property-based fuzzing of POST /plants (fast-check) through app.inject, whose every answer is
-// checked against the YAML (test/helpers/contract.ts): arbitrary JSON, near-miss NewPlants and
-// odd headers always get a documented, schema-valid answer, never a 5xx, and the store holds
-// exactly what was answered 200. Bounded: a fixed seed plus two random ones, printed for replay
+// Property-based fuzzing (fast-check) through app.inject, whose every answer is checked against
+// the YAML (test/helpers/contract.ts). POST /plants: arbitrary JSON, near-miss NewPlants and odd
+// headers always get a documented, schema-valid answer, never a 5xx, and the store holds exactly
+// what was answered 200. The id in paths and the list's query: any text gets 400 unless it is a
+// canonical int64, and random runs of creates, reads, deletes and pages agree with a model. Bounded: a fixed seed plus two random ones, printed for replay
 // (FUZZ_SEEDS=1,2,3 npx vitest run test/spec/fuzz.test.ts).
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -191,6 +192,113 @@ describe("fuzzing POST /plants", () => {
       expect(stored, `id ${id}`).toEqual(acknowledged.get(id));
     }
   });
+});
+
+// ---- parameters: ids in paths and queries, and a model of the store ----
+
+/** Text for an id in a path or a query: near misses, bounds, and anything at all. */
+const idText = fc.oneof(
+  fc.bigInt({ min: INT64_MIN - 10n, max: INT64_MAX + 10n }).map(String),
+  fc.constantFrom("1e2", "0x10", "+1", "01", "-0", "1.0", " 1", "1 ", "abc", "", "-", "٣", "１"),
+  fc.string({ maxLength: 12 }),
+);
+
+/** Whether the server must take `text` as an id: a canonical decimal within int64. */
+function isIdText(text: string): boolean {
+  if (!/^-?(0|[1-9][0-9]*)$/.test(text) || text === "-0") return false;
+  const value = BigInt(text);
+  return value >= INT64_MIN && value <= INT64_MAX;
+}
+
+type Step =
+  | { kind: "create"; id: bigint; name: string }
+  | { kind: "get" | "delete"; id: bigint }
+  | { kind: "list"; after: bigint | undefined; limit: number };
+
+// Few ids, so that creates, deletes and reads meet the same plants often.
+const smallId = fc.bigInt({ min: -3n, max: 12n });
+const step: fc.Arbitrary<Step> = fc.oneof(
+  fc.record({ kind: fc.constant("create" as const), id: smallId, name: fc.constantFrom("a", "b") }),
+  fc.record({ kind: fc.constantFrom("get" as const, "delete" as const), id: smallId }),
+  fc.record({
+    kind: fc.constant("list" as const),
+    after: fc.option(smallId, { nil: undefined }),
+    limit: fc.integer({ min: 1, max: 6 }),
+  }),
+);
+
+describe("fuzzing ids in paths and queries, and the store against a model", () => {
+  let test: TestApp;
+  beforeAll(async () => {
+    test = await createTestApp(undefined, undefined, {
+      ops: { authFailureLimit: 0, tokenRateLimit: 0 },
+    });
+  });
+  afterAll(() => test.close());
+  const call = (method: "GET" | "DELETE", url: string) =>
+    test.app.inject({ method, url, headers: { authorization: `Bearer ${TOKEN}` } });
+
+  for (const seed of SEEDS) {
+    it(`when any text is the id of GET and DELETE /plants/{id} or the after of GET /plants (seed ${seed}), then 400 unless it is a canonical int64`, async () => {
+      await fc.assert(
+        fc.asyncProperty(idText, async (text) => {
+          const encoded = encodeURIComponent(text);
+          // A path segment that is empty or a dot segment is another path, not an id.
+          const asPath = text !== "" && text !== "." && text !== "..";
+          const answers = [
+            ...(asPath ? [await call("GET", `/plants/${encoded}`)] : []),
+            ...(asPath ? [await call("DELETE", `/plants/${encoded}`)] : []),
+            await call("GET", `/plants?after=${encoded}`),
+          ];
+          for (const res of answers) {
+            expect(res.statusCode, `${text}: ${res.body}`).toBeLessThan(500);
+            if (isIdText(text)) expect(res.statusCode, text).not.toBe(400);
+            else expect(res.statusCode, `${JSON.stringify(text)}: ${res.body}`).toBe(400);
+          }
+        }),
+        { seed, numRuns: 150 },
+      );
+    });
+
+    it(`when random creates, reads, deletes and pages run (seed ${seed}), then every answer agrees with a model of the store`, async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(step, { maxLength: 30 }), async (steps) => {
+          // Each run starts from an empty range of ids.
+          for (let id = -3n; id <= 12n; id++) await call("DELETE", `/plants/${id}`);
+          const model = new Map<bigint, string>();
+          for (const s of steps) {
+            if (s.kind === "create") {
+              const res = await postPlant(test.app, `{"id":${s.id},"name":"${s.name}"}`);
+              const held = model.get(s.id);
+              expect(res.statusCode).toBe(held === undefined || held === s.name ? 200 : 409);
+              if (held === undefined) model.set(s.id, s.name);
+            } else if (s.kind === "get") {
+              const res = await call("GET", `/plants/${s.id}`);
+              const held = model.get(s.id);
+              if (held === undefined) expect(res.statusCode).toBe(404);
+              else expect(res.body).toBe(`{"id":${s.id},"name":"${held}"}`);
+            } else if (s.kind === "delete") {
+              const res = await call("DELETE", `/plants/${s.id}`);
+              expect(res.statusCode).toBe(model.delete(s.id) ? 204 : 404);
+            } else if (s.kind === "list") {
+              const query = `limit=${s.limit}${s.after === undefined ? "" : `&after=${s.after}`}`;
+              const res = await call("GET", `/plants?${query}`);
+              const expected = [...model.keys()]
+                .filter((id) => id >= -3n && (s.after === undefined || id > s.after))
+                .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+                .slice(0, s.limit);
+              const page = (res.json() as { id: number }[]).filter((p) => p.id >= -3);
+              expect(page.map((p) => BigInt(p.id))).toEqual(expected);
+              expect(res.headers.link !== undefined).toBe(
+                (res.json() as unknown[]).length === s.limit,
+              );
+            }
+          }
+        }),
+        { seed, numRuns: 40 },
+      );
+    });
+  }
 });
 
 /** The id a body's literal denotes, when it is one the server could take as an integer. */

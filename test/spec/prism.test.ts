@@ -21,7 +21,8 @@ import {
 const PRISM = createRequire(import.meta.url).resolve("@stoplight/prism-cli/dist/index.js");
 const METRICS_TOKEN = "metrics-token-0123456789abcdef";
 const WRONG_TOKEN = "wrong-token-0123456789abcdef";
-const AUTH_FAILURE_LIMIT = 2;
+// One rejected token per operation that needs credentials (five), then the address is limited.
+const AUTH_FAILURE_LIMIT = 5;
 
 /** Documented answers this traffic cannot produce through a proxy, and why. */
 const ALL_OPERATIONS = "*";
@@ -32,9 +33,10 @@ const NOT_THROUGH_PRISM: Readonly<Record<string, string>> = {
     "needs a server that is shutting down, overloaded or without its database (createPlant's JWT-key 503 is covered)",
   "createPlant 404":
     "answered only for paths the document does not describe, which Prism refuses itself",
-  "createPlant 408":
+  [`${ALL_OPERATIONS} 408`]:
     "a request that arrives too slowly is cut off by the proxy, not forwarded slowly",
-  "createPlant 431": "a request with 16 KiB of headers is refused by the proxy's own HTTP parser",
+  [`${ALL_OPERATIONS} 431`]:
+    "a request with 16 KiB of headers is refused by the proxy's own HTTP parser",
   "createPlant 415": "Prism refuses an undocumented content type as a request violation",
 };
 // createPlant's 503 does go through: a JWT whose keys cannot be fetched.
@@ -43,7 +45,7 @@ const THROUGH_PRISM_ANYWAY = new Set(["createPlant 503"]);
 interface Traffic {
   operation: string;
   status: number;
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "DELETE";
   path: string;
   headers?: Record<string, string>;
   body?: string;
@@ -58,7 +60,8 @@ describe("Stoplight Prism in front of a real server", () => {
   let prism: ChildProcess;
   let prismUrl = "";
   let prismOutput = "";
-  let scopedToken = "";
+  let readOnly = "";
+  let writeOnly = "";
   let jwt = "";
 
   beforeAll(async () => {
@@ -74,16 +77,20 @@ describe("Stoplight Prism in front of a real server", () => {
         PLANTSTORE_JWT_JWKS_URL: `http://127.0.0.1:${closedPort}/jwks.json`,
       },
     });
-    const created = await runCli(`sqlite:${db.path}`, [
-      "tokens",
-      "create",
-      "--name",
-      "metrics-reader",
-      "--scopes",
-      "metrics:read",
-    ]);
-    expect(created.code, created.stderr).toBe(0);
-    scopedToken = created.stdout.trim();
+    const scoped = async (scope: string) => {
+      const created = await runCli(`sqlite:${db.path}`, [
+        "tokens",
+        "create",
+        "--name",
+        scope.replace(":", "-"),
+        "--scopes",
+        scope,
+      ]);
+      expect(created.code, created.stderr).toBe(0);
+      return created.stdout.trim();
+    };
+    readOnly = await scoped("plants:read");
+    writeOnly = await scoped("plants:write");
     jwt = await signJwt(await signingKey("ES256", "k1"));
 
     const port = await freePort();
@@ -126,7 +133,8 @@ describe("Stoplight Prism in front of a real server", () => {
 
   it("when a traffic set for every documented answer goes through it, then Prism reports no violation", async () => {
     const traffic: Traffic[] = [
-      ...createPlantTraffic(scopedToken, jwt),
+      ...createPlantTraffic(readOnly, jwt),
+      ...plantReadAndDeleteTraffic(readOnly, writeOnly),
       ...[
         "getHealth /healthz",
         "getReadiness /readyz",
@@ -165,8 +173,8 @@ describe("Stoplight Prism in front of a real server", () => {
         path: "/metrics",
         headers: bearer(WRONG_TOKEN),
       },
-      // Last: the two 401s above (createPlant's and getMetrics') reach the failed-authentication
-      // limit, so this address now gets 429 for every operation that needs credentials.
+      // Last: the five 401s above (one per operation that needs credentials) reach the
+      // failed-authentication limit, so this address now gets 429 for every such operation.
       {
         operation: "createPlant",
         status: 429,
@@ -174,6 +182,27 @@ describe("Stoplight Prism in front of a real server", () => {
         path: "/plants",
         headers: { ...json, ...bearer(TOKEN) },
         body: plantJson(1n, "x"),
+      },
+      {
+        operation: "listPlants",
+        status: 429,
+        method: "GET",
+        path: "/plants",
+        headers: bearer(TOKEN),
+      },
+      {
+        operation: "getPlant",
+        status: 429,
+        method: "GET",
+        path: "/plants/7001",
+        headers: bearer(TOKEN),
+      },
+      {
+        operation: "deletePlant",
+        status: 429,
+        method: "DELETE",
+        path: "/plants/7001",
+        headers: bearer(TOKEN),
       },
       {
         operation: "getMetrics",
@@ -239,14 +268,46 @@ function createPlantTraffic(scopedToken: string, jwt: string): Traffic[] {
   ];
 }
 
+/** GET /plants, GET and DELETE /plants/{id}, after createPlantTraffic stored 7001. */
+function plantReadAndDeleteTraffic(readOnly: string, writeOnly: string): Traffic[] {
+  const call = (
+    operation: string,
+    status: number,
+    method: Traffic["method"],
+    path: string,
+    token = TOKEN,
+  ): Traffic => ({ operation, status, method, path, headers: bearer(token) });
+  return [
+    call("listPlants", 200, "GET", "/plants"),
+    call("listPlants", 200, "GET", "/plants?limit=1&after=-5"),
+    call("listPlants", 200, "GET", "/plants", readOnly),
+    call("listPlants", 400, "GET", "/plants?debug=1"),
+    call("listPlants", 401, "GET", "/plants", WRONG_TOKEN),
+    call("listPlants", 403, "GET", "/plants", writeOnly),
+    call("getPlant", 200, "GET", "/plants/7001"),
+    call("getPlant", 400, "GET", "/plants/7001?debug=1"),
+    call("getPlant", 401, "GET", "/plants/7001", WRONG_TOKEN),
+    call("getPlant", 403, "GET", "/plants/7001", writeOnly),
+    call("getPlant", 404, "GET", "/plants/7999"),
+    call("deletePlant", 400, "DELETE", "/plants/7001?debug=1"),
+    call("deletePlant", 401, "DELETE", "/plants/7001", WRONG_TOKEN),
+    call("deletePlant", 403, "DELETE", "/plants/7001", readOnly),
+    call("deletePlant", 204, "DELETE", "/plants/7001", writeOnly),
+    call("deletePlant", 404, "DELETE", "/plants/7001"),
+    call("getPlant", 404, "GET", "/plants/7001"),
+  ];
+}
+
 /** "operationId status" for every response the document describes. */
 function documentedAnswers(): string[] {
   const doc = loadDocument() as unknown as {
     paths: Record<string, Record<string, { operationId: string; responses: object }>>;
   };
   return Object.values(doc.paths).flatMap((operations) =>
-    Object.values(operations).flatMap((op) =>
-      Object.keys(op.responses).map((status) => `${op.operationId} ${status}`),
+    Object.entries(operations).flatMap(([key, op]) =>
+      key === "parameters"
+        ? []
+        : Object.keys(op.responses).map((status) => `${op.operationId} ${status}`),
     ),
   );
 }
