@@ -21,7 +21,7 @@ export interface TestApp {
 /** Authentication beyond the two static test tokens and the store's managed tokens, and
  * operating settings changed from their defaults. */
 export type TestAppOptions = Partial<Pick<AuthenticatorOptions, "jwt" | "managed">> &
-  Pick<AppOptions, "onAuthFailure"> & { ops?: Partial<OpsConfig> };
+  Pick<AppOptions, "onAuthFailure" | "publicUrl"> & { ops?: Partial<OpsConfig> };
 
 /** The app on a fresh store; pass `logLines` to collect its log lines (parsed) instead of silence. */
 export async function createTestApp(
@@ -41,6 +41,7 @@ export async function createTestApp(
         ...(options.managed === undefined ? {} : { managed: options.managed }),
       }),
     ...(options.onAuthFailure === undefined ? {} : { onAuthFailure: options.onAuthFailure }),
+    ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
     ops: { ...defaultOpsConfig(), ...options.ops },
     ...(logLines === undefined
       ? { logLevel: "silent" }

@@ -1,9 +1,10 @@
 // A 200 is sent only once the plant is committed to durable storage: SIGKILL the server
 // in the middle of a load and every plant it acknowledged must be there after a restart,
-// on every engine.
+// on every engine. Likewise a 204 to a delete: every plant whose delete was acknowledged must
+// be gone.
 import { isDeepStrictEqual } from "node:util";
 import { afterEach, describe, expect, test } from "vitest";
-import { plantJson } from "../helpers/app.ts";
+import { AUTH, plantJson } from "../helpers/app.ts";
 import {
   describeOutcome,
   type Outcome,
@@ -92,5 +93,54 @@ describe.each(storeEngines)("a crash (SIGKILL) under load on $name", (engine) =>
       }),
     );
     expect(await restarted.stop()).toEqual({ code: 0, signal: null });
+  });
+});
+
+describe.each(storeEngines)("a crash (SIGKILL) while plants are deleted on $name", (engine) => {
+  test("when the server is SIGKILLed while 16 clients delete plants, then every plant whose delete it acknowledged is gone after a restart", async () => {
+    db = await engine.create();
+    const ids = Array.from({ length: 3000 }, (_, i) => BigInt(i + 1));
+    await Promise.all(ids.map((id) => db?.store.create({ id, name: `doomed ${id}` })));
+    const server = await startServer({ databaseUrl: db.url });
+    const queue = [...ids];
+    const deleted: bigint[] = [];
+    const unexpected: string[] = [];
+    let inFlight = 0;
+    let killed = false;
+    const clients = Array.from({ length: 16 }, async () => {
+      for (let id = queue.shift(); id !== undefined && !killed; id = queue.shift()) {
+        inFlight++;
+        try {
+          const response = await fetch(`${server.url}/plants/${id}`, {
+            method: "DELETE",
+            headers: AUTH,
+            signal: AbortSignal.timeout(10_000),
+          });
+          await response.text();
+          if (response.status === 204) deleted.push(id);
+          else unexpected.push(`${id}: ${response.status}`);
+        } catch (error) {
+          if (!killed) unexpected.push(`${id}: ${String(error)}`);
+        } finally {
+          inFlight--;
+        }
+      }
+    });
+    await waitUntil(() => deleted.length >= MIN_ACKNOWLEDGED + 15, "deletes are acknowledged");
+    await sleep(200);
+    const inFlightAtKill = inFlight;
+    killed = true;
+    expect(await server.kill()).toEqual({ code: null, signal: "SIGKILL" });
+    await Promise.all(clients);
+
+    expect(inFlightAtKill).toBeGreaterThan(0);
+    expect(unexpected).toEqual([]);
+    const store = await db.reopen();
+    const stillThere: bigint[] = [];
+    for (const id of deleted) if ((await store.get(id)) !== undefined) stillThere.push(id);
+    expect(stillThere).toEqual([]);
+    // What was never asked to go is all still there.
+    const untouched = queue.slice(0, 100);
+    for (const id of untouched) expect(await store.get(id)).toEqual({ name: `doomed ${id}` });
   });
 });
