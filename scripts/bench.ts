@@ -1,6 +1,7 @@
-// npm run bench: POST /plants with unique ids against the real service (SQLite, and
-// PostgreSQL when TEST_DATABASE_URL is set) and, in the same run, against the ceiling (a
-// bare Fastify route with the same schema and bearer check, no store). See BENCHMARKS.md.
+// npm run bench: POST /plants with unique ids, then GET /plants/{id} and a page of
+// GET /plants on the plants stored, against the real service (SQLite, and PostgreSQL when
+// TEST_DATABASE_URL is set) and, in the same run, creates against the ceiling (a bare Fastify
+// route with the same schema and bearer check, no store). See BENCHMARKS.md.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, cpus, release, tmpdir } from "node:os";
@@ -9,7 +10,7 @@ import { parseArgs } from "node:util";
 import postgres from "postgres";
 import { migrateDatabase } from "../src/store/open.ts";
 import { connectPostgres } from "../src/store/postgres.ts";
-import { drive, type LoadResult } from "./bench/load.ts";
+import { drive, LIST_LIMIT, type LoadResult, type Operation } from "./bench/load.ts";
 import { preloadPostgres, preloadSqlite } from "./bench/preload.ts";
 import { type ServerSpec, startServer } from "./bench/server.ts";
 
@@ -66,6 +67,7 @@ const work = mkdtempSync(join(tmpdir(), "plantstore-bench-"));
 
 interface Row extends LoadResult {
   target: string;
+  operation: Operation;
   rssMb: number;
   /** Server CPU time per answered request: what a request costs, whatever else the machine does. */
   cpuMicroseconds: number;
@@ -83,27 +85,63 @@ function pinSelf(pinned: boolean): void {
   }
 }
 
-async function measure(target: string, spec: ServerSpec, workers: number): Promise<void> {
+const OPERATION_NAMES: Record<Operation, string> = {
+  create: "create",
+  get: "GET by id",
+  list: `list page of ${LIST_LIMIT}`,
+};
+
+/** Runs each operation in turn on one server: creates first, so that reads find plants. */
+async function measure(
+  target: string,
+  spec: ServerSpec,
+  workers: number,
+  operations: readonly Operation[],
+): Promise<void> {
   pinSelf(serverCores(workers) !== undefined);
   const server = await startServer(spec);
-  try {
-    process.stderr.write(
-      `bench: ${target}: ${warmupSeconds} s warm-up, ${durationSeconds} s counted\n`,
-    );
-    const load = { url: server.url, token: TOKEN, connections };
-    if (warmupSeconds > 0) {
-      nextId += (await drive({ ...load, durationSeconds: warmupSeconds, firstId: nextId })).sent;
+  // Id numbers known to be stored, as [from, to) ranges: the preloaded ones, and each create
+  // run's but its last few (a request per connection may have been cut off when the run ended).
+  const stored: [number, number][] = [[0, preload]];
+  // Reads land all over the key space, not in a cached corner.
+  const pickStored = (): number => {
+    const total = stored.reduce((sum, [from, to]) => sum + Math.max(0, to - from), 0);
+    let at = Math.floor(Math.random() * total);
+    for (const [from, to] of stored) {
+      if (at < to - from) return from + at;
+      at -= Math.max(0, to - from);
     }
-    const cpuBefore = server.cpuSeconds();
-    const result = await drive({ ...load, durationSeconds, firstId: nextId });
-    const cpu = server.cpuSeconds() - cpuBefore;
-    nextId += result.sent;
-    rows.push({
-      target,
-      ...result,
-      rssMb: server.peakRss().totalMb,
-      cpuMicroseconds: (cpu * 1e6) / Math.max(1, result.answered),
-    });
+    return 0;
+  };
+  const run = async (load: Parameters<typeof drive>[0]): Promise<LoadResult> => {
+    const result = await drive(load);
+    if (load.operation === "create") {
+      stored.push([load.firstId, load.firstId + result.sent - connections]);
+    }
+    return result;
+  };
+  try {
+    for (const operation of operations) {
+      const name = operations.length === 1 ? target : `${target}: ${OPERATION_NAMES[operation]}`;
+      process.stderr.write(
+        `bench: ${name}: ${warmupSeconds} s warm-up, ${durationSeconds} s counted\n`,
+      );
+      const load = { url: server.url, token: TOKEN, connections, operation, pickStored };
+      if (warmupSeconds > 0) {
+        nextId += (await run({ ...load, durationSeconds: warmupSeconds, firstId: nextId })).sent;
+      }
+      const cpuBefore = server.cpuSeconds();
+      const result = await run({ ...load, durationSeconds, firstId: nextId });
+      const cpu = server.cpuSeconds() - cpuBefore;
+      nextId += result.sent;
+      rows.push({
+        target: name,
+        operation,
+        ...result,
+        rssMb: server.peakRss().totalMb,
+        cpuMicroseconds: (cpu * 1e6) / Math.max(1, result.answered),
+      });
+    }
   } finally {
     await server.stop();
   }
@@ -161,6 +199,7 @@ try {
       logFile: join(work, "ceiling.log"),
     },
     1,
+    ["create"],
   );
   for (const engine of engines) {
     for (const workers of workerCounts) {
@@ -174,11 +213,11 @@ try {
       if (engine === "sqlite") {
         const path = join(work, `plants-${workers}.db`);
         if (preload > 0) preloadSqlite(path, preload);
-        await measure(target, spec(`sqlite:${path}`), workers);
+        await measure(target, spec(`sqlite:${path}`), workers, ["create", "get", "list"]);
       } else if (engine === "postgres") {
         await withPostgresDatabase(async (url) => {
           await preparePostgres(url);
-          await measure(target, spec(url), workers);
+          await measure(target, spec(url), workers, ["create", "get", "list"]);
         });
       } else {
         throw new Error(`unknown engine ${engine}; use sqlite or postgres`);
@@ -199,7 +238,9 @@ process.stdout.write(
 );
 process.stdout.write("|---|---:|---:|---:|---:|---:|---:|---:|\n");
 for (const row of rows) {
-  const ratio = ceiling > 0 ? (row.requestsPerSecond / ceiling).toFixed(2) : "-";
+  // The ceiling is a create without a store; a read is not compared with it.
+  const comparable = ceiling > 0 && row.operation === "create";
+  const ratio = comparable ? (row.requestsPerSecond / ceiling).toFixed(2) : "-";
   process.stdout.write(
     `| ${row.target} | ${Math.round(row.requestsPerSecond)} | ${ratio} | ${row.p50Ms} | ${row.p99Ms} | ${row.errors} | ${Math.round(row.rssMb)} | ${Math.round(row.cpuMicroseconds)} |\n`,
   );

@@ -1,21 +1,31 @@
-// Drives POST /plants with autocannon: every request a new id, the same token and body shape.
+// Drives one operation with autocannon: creates (every request a new id), reads of stored ids,
+// or list pages starting after a stored id; the same token throughout.
 import autocannon from "autocannon";
 import { benchId, benchName } from "./ids.ts";
+
+/** What the load asks for: POST /plants, GET /plants/{id}, or GET /plants?after=…&limit=… */
+export type Operation = "create" | "get" | "list";
+
+/** Plants in a list page: the most a client would usually ask for at once. */
+export const LIST_LIMIT = 100;
 
 export interface LoadOptions {
   url: string;
   token: string;
   connections: number;
   durationSeconds: number;
-  /** The first id number to use; each request takes the next one. */
+  operation: Operation;
+  /** Creates: the first id number to use, each request taking the next. */
   firstId: number;
+  /** Reads: an id number of a plant known to be stored. */
+  pickStored?: () => number;
 }
 
 export interface LoadResult {
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
-  /** Connection errors, timeouts and answers other than 200. */
+  /** Connection errors, timeouts and answers other than 2xx. */
   errors: number;
   /** How many id numbers were used (the next run starts after them). */
   sent: number;
@@ -25,24 +35,34 @@ export interface LoadResult {
 
 export async function drive(options: LoadOptions): Promise<LoadResult> {
   let next = options.firstId;
+  const stored = options.pickStored ?? (() => 0);
+  const request: autocannon.Request =
+    options.operation === "create"
+      ? {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          setupRequest: (request) => {
+            const x = next++;
+            const tag = x % 2 === 0 ? ',"tag":"bench"' : "";
+            return { ...request, body: `{"id":${benchId(x)},"name":"${benchName(x)}"${tag}}` };
+          },
+        }
+      : {
+          method: "GET",
+          setupRequest: (request) => ({
+            ...request,
+            path:
+              options.operation === "get"
+                ? `/plants/${benchId(stored())}`
+                : `/plants?after=${benchId(stored())}&limit=${LIST_LIMIT}`,
+          }),
+        };
   const result = await autocannon({
     url: `${options.url}/plants`,
     connections: options.connections,
     duration: options.durationSeconds,
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${options.token}`,
-      "content-type": "application/json",
-    },
-    requests: [
-      {
-        setupRequest: (request) => {
-          const x = next++;
-          const tag = x % 2 === 0 ? ',"tag":"bench"' : "";
-          return { ...request, body: `{"id":${benchId(x)},"name":"${benchName(x)}"${tag}}` };
-        },
-      },
-    ],
+    headers: { authorization: `Bearer ${options.token}` },
+    requests: [request],
   });
   return {
     requestsPerSecond: result.requests.mean,

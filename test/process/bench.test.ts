@@ -6,7 +6,7 @@ import { runToExit } from "../helpers/run-process.ts";
 import { storeEngines } from "../helpers/stores.ts";
 
 describe("npm run bench", () => {
-  it("when run briefly with two workers and stored plants, then it prints a row per target, each with zero errors", async () => {
+  it("when run briefly with two workers and stored plants, then it prints a row per target and operation, each with zero errors", async () => {
     const engines = storeEngines.map((engine) => engine.name).join(",");
     const run = await runToExit(
       "npm",
@@ -28,7 +28,8 @@ describe("npm run bench", () => {
     const rows = run.stdout
       .split("\n")
       .filter((line) => /^\| (ceiling|sqlite|postgres)/.test(line));
-    const expected = 1 + 2 * storeEngines.length;
+    // The ceiling, then per engine and worker count: create, GET by id, list page.
+    const expected = 1 + 2 * storeEngines.length * 3;
     expect(rows, run.stdout).toHaveLength(expected);
     for (const row of rows) {
       const cells = row.split("|").map((cell) => cell.trim());

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { PlantStore } from "../../src/store/store.ts";
 import { AUTH, plantJson, uniqueId } from "../helpers/app.ts";
+import { documentedPaths } from "../helpers/document.ts";
 import {
   closeServerFixture,
   openServerFixture,
@@ -17,6 +18,11 @@ import {
   rawHead,
   rawRequest,
 } from "../helpers/socket-http.ts";
+
+/** The methods the document has on /plants, as Allow lists them. */
+const PLANTS_ALLOW = documentedPaths()
+  .find((p) => p.template === "/plants")
+  ?.methods.join(", ");
 
 const LIMIT = 65_536;
 
@@ -363,13 +369,13 @@ describe.each([1, 2])("with %i server process(es) serving", (workers) => {
       expect(await stored.get(id)).toStrictEqual({ name: "old client" });
     });
 
-    test("when CONNECT /plants is sent, then the answer is 405 with Allow: POST and the Error body, and the connection is closed", async () => {
+    test("when CONNECT /plants is sent, then the answer is 405 with the Allow of /plants and the Error body, and the connection is closed", async () => {
       const answer = await rawRequest(server.url, [
         `CONNECT /plants HTTP/1.1\r\nHost: ${host()}\r\n\r\n`,
       ]);
 
       expectErrorAnswer(answer, 405);
-      expect(answer.headers["allow"]).toBe("POST");
+      expect(answer.headers["allow"]).toBe(PLANTS_ALLOW);
       expect(answer.headers["connection"]).toBe("close");
     });
 
@@ -384,7 +390,7 @@ describe.each([1, 2])("with %i server process(es) serving", (workers) => {
     });
 
     test.each(["PURGE", "LINK"])(
-      "when %s /plants is sent with a valid token and body (a method Fastify has no route for), then the answer is 405 with Allow: POST and the Error body, and nothing is stored",
+      "when %s /plants is sent with a valid token and body (a method Fastify has no route for), then the answer is 405 with the Allow of /plants and the Error body, and nothing is stored",
       async (method) => {
         const id = uniqueId();
         const answer = await rawRequest(server.url, [
@@ -394,7 +400,7 @@ describe.each([1, 2])("with %i server process(es) serving", (workers) => {
         ]);
 
         expect(expectErrorAnswer(answer, 405).message).toContain(method);
-        expect(answer.headers["allow"]).toBe("POST");
+        expect(answer.headers["allow"]).toBe(PLANTS_ALLOW);
         expect(await stored.get(id)).toBeUndefined();
       },
     );
