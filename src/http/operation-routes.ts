@@ -41,6 +41,11 @@ export function routedOperation(
   if (operation === undefined) return undefined;
   const path = pathOf(request.url);
   if (!operation.path.includes("{")) return path === operation.path ? operation : undefined;
+  // Where the two routers could differ — Fastify decodes %XX in a parameter, and may take an
+  // empty segment for one — ask openapi-backend (which compiles a pattern per operation, so
+  // only then); otherwise Fastify's match, static routes first as openapi-backend's, stands.
+  const params = Object.values(request.params as Record<string, string>);
+  if (!path.includes("%") && params.every((value) => value !== "")) return operation;
   const matched = api.router.matchOperation({ method: request.method, path, headers: {} });
   return matched === operation ? operation : undefined;
 }

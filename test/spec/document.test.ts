@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { loadDocument } from "../../src/openapi/document.ts";
 
-// The parts of the seed contract that must never drift (../shared/spec/plant-store.md).
+// The parts of the seed contract that must never drift: the schemas, auth and POST /plants as
+// first specified.
 describe("openapi/plants.yaml keeps the seed contract", () => {
   const doc = loadDocument() as unknown as {
     info: { version: string; license: { name: string } };
