@@ -8,5 +8,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
+    // One dot per test and the failures in full: a passing run fits on a screen.
+    reporters: ["dot"],
   },
 });

@@ -15,8 +15,21 @@ import {
 } from "../helpers/app.ts";
 import { storeEngines } from "../helpers/stores.ts";
 
-// %31 is "1" percent-encoded: an id has one spelling, and a path is matched as sent.
-const NOT_CANONICAL = ["1e2", "0x10", "+1", "01", "-0", "1.0", "%201", "1%20", "%31", "abc", "-", "1_000"];
+// Percent-encoding is decoded first (%31 is "1", as URLs define), so %20 makes a space: 400.
+const NOT_CANONICAL = [
+  "1e2",
+  "0x10",
+  "+1",
+  "01",
+  "-0",
+  "1.0",
+  "%201",
+  "1%20",
+
+  "abc",
+  "-",
+  "1_000",
+];
 const OUT_OF_RANGE = [String(INT64_MAX + 1n), String(INT64_MIN - 1n), "1".repeat(400)];
 
 describe.each(storeEngines)("reading and deleting plants ($name)", (engine) => {
@@ -59,6 +72,16 @@ describe.each(storeEngines)("reading and deleting plants ($name)", (engine) => {
       }
     },
   );
+
+  it("when the id's digits are percent-encoded, then they are decoded as URLs define and the plant is found", async () => {
+    const id = uniqueId();
+    await postPlant(app().app, plantJson(id, "Encoded"));
+    const digits = [...String(id)].map((d) => `%3${d}`).join("");
+    expect((await call("GET", `/plants/${digits}`)).json()).toEqual({
+      id: Number(id),
+      name: "Encoded",
+    });
+  });
 
   it("when a stored plant is deleted, then 204 with no body, and it is gone", async () => {
     const id = uniqueId();
