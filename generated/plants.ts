@@ -145,7 +145,10 @@ export type paths = {
          *     server is overloaded.
          *
          *     When PLANTSTORE_METRICS_TOKEN is set, this needs that token as a bearer
-         *     token (`metricsToken`); when it is unset, no credentials are needed.
+         *     token (`metricsToken`); when it is unset, no credentials are needed. The
+         *     copy of this document a server publishes (GET /openapi.json, /openapi.yaml)
+         *     says which holds for that server: without a metrics token it lists no
+         *     security and no 401 here.
          */
         get: operations["getMetrics"];
         put?: never;
@@ -265,14 +268,14 @@ export type components = {
         StoredPlant: {
             /**
              * Format: int64
-             * @description Identification number of the plant
+             * @description Identification number of the plant: a 64-bit integer that must be sent and parsed exactly (as a bigint or int64, never a double, which rounds past 2^53).
              */
             id: bigint;
         } & components["schemas"]["Plant"];
         NewPlant: components["schemas"]["Plant"] & {
             /**
              * Format: int64
-             * @description Identification number of the plant
+             * @description Identification number of the plant: a 64-bit integer that must be sent and parsed exactly (as a bigint or int64, never a double, which rounds past 2^53).
              */
             id: bigint;
         };
@@ -678,7 +681,7 @@ export interface operations {
              * @description The request is malformed: the body is missing, is not valid UTF-8 JSON, is
              *     not a JSON object, lacks `id` or `name`, has a field of the wrong type (no
              *     coercion), an `id` outside the int64 range, a string the store cannot keep
-             *     exactly (unpaired UTF-16 surrogates, or a NUL character `\u0000`), or a query
+             *     exactly (unpaired UTF-16 surrogates, or the NUL character U+0000), or a query
              *     parameter. `message` names the field and the reason.
              */
             400: {

@@ -126,6 +126,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       metrics,
       app,
       publicUrl: options.publicUrl,
+      metricsOpen: ops.metricsToken === undefined,
     }),
   });
   // A request that took one of the per-operation routes below is labelled from the route;

@@ -4,7 +4,7 @@ import type { FastifyInstance } from "fastify";
 import type { OperationResponse } from "../http/responses.ts";
 import type { OperationHandler } from "../openapi/operation-types.ts";
 import { docsHandlers } from "./docs-ui.ts";
-import { publishedDocument, serverUrl } from "./published-document.ts";
+import { type PublishedOptions, publishedDocument, serverUrl } from "./published-document.ts";
 
 type OpenApiJson = Extract<OperationResponse<"getOpenApiJson">, { status: 200 }>["body"];
 
@@ -14,13 +14,14 @@ const DEFAULT_SERVER_URL = "http://127.0.0.1:8080";
 export function documentationHandlers(
   app: FastifyInstance,
   publicUrl: string | undefined,
+  options: PublishedOptions,
 ): {
   getOpenApiJson: OperationHandler<"getOpenApiJson">;
   getOpenApiYaml: OperationHandler<"getOpenApiYaml">;
   getDocs: OperationHandler<"getDocs">;
   getDocsAsset: OperationHandler<"getDocsAsset">;
 } {
-  const document = publishedDocument();
+  const document = publishedDocument(options);
   const url = () => serverUrl(publicUrl, app.server.address(), DEFAULT_SERVER_URL);
   return {
     getOpenApiJson: async () => ({

@@ -1,5 +1,7 @@
 // GET /openapi.json and /openapi.yaml: openapi/plants.yaml as written, with `servers` naming
-// this server, so a portal or a client generator can take it as is.
+// this server, so a portal or a client generator can take it as is. What depends on how the
+// server is configured says what this one does: without PLANTSTORE_METRICS_TOKEN, GET /metrics
+// is published as open (no security, no 401), as it is served.
 import { readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { parseDocument } from "yaml";
@@ -12,7 +14,12 @@ export interface PublishedDocument {
   yaml(serverUrl: string): string;
 }
 
-export function publishedDocument(): PublishedDocument {
+export interface PublishedOptions {
+  /** PLANTSTORE_METRICS_TOKEN is unset: GET /metrics needs no credentials. */
+  metricsOpen: boolean;
+}
+
+export function publishedDocument({ metricsOpen }: PublishedOptions): PublishedDocument {
   const text = readFileSync(documentPath, "utf8");
   // One server URL per process in practice; remember the last one rather than re-render.
   let last: { url: string; json: Record<string, unknown>; yaml: string } | undefined;
@@ -20,6 +27,10 @@ export function publishedDocument(): PublishedDocument {
     if (last?.url === url) return last;
     const document = parseDocument(text);
     document.set("servers", [{ url, description: "This server" }]);
+    if (metricsOpen) {
+      document.setIn(["paths", "/metrics", "get", "security"], []);
+      document.deleteIn(["paths", "/metrics", "get", "responses", "401"]);
+    }
     last = { url, json: document.toJS() as Record<string, unknown>, yaml: document.toString() };
     return last;
   };

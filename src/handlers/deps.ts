@@ -11,4 +11,6 @@ export interface HandlerDeps {
   app: FastifyInstance;
   /** PLANTSTORE_PUBLIC_URL, when set: the base URL clients use. */
   publicUrl: string | undefined;
+  /** PLANTSTORE_METRICS_TOKEN is unset, so GET /metrics is open (and published as such). */
+  metricsOpen: boolean;
 }

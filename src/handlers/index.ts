@@ -18,6 +18,6 @@ export function operationHandlers(deps: HandlerDeps): OperationHandlers {
     deletePlant: deletePlant(deps),
     ...healthHandlers(deps.store),
     getMetrics: metricsHandler(deps.metrics),
-    ...documentationHandlers(deps.app, deps.publicUrl),
+    ...documentationHandlers(deps.app, deps.publicUrl, { metricsOpen: deps.metricsOpen }),
   };
 }

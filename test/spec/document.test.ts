@@ -220,3 +220,47 @@ describe("openapi/plants.yaml documents its own publication", () => {
     },
   );
 });
+
+// What API portals and client generators need of the document (README "Publishing the spec").
+describe("openapi/plants.yaml is clean for portals and generators", () => {
+  const doc = loadDocument() as unknown as { info: { contact?: unknown } };
+  const walk = (
+    node: unknown,
+    at: string,
+    visit: (node: Record<string, unknown>, at: string) => void,
+  ) => {
+    if (typeof node !== "object" || node === null) return;
+    visit(node as Record<string, unknown>, at);
+    for (const [key, child] of Object.entries(node)) walk(child, `${at}/${key}`, visit);
+  };
+
+  it("when read, then info has a contact", () => {
+    expect(doc.info.contact).toMatchObject({ name: expect.any(String) });
+  });
+
+  it("when read, then no description or summary holds a control character or an escape that generators turn into one", () => {
+    const found: string[] = [];
+    walk(doc, "", (node, at) => {
+      for (const key of ["description", "summary", "title"]) {
+        const text = node[key];
+        if (typeof text !== "string") continue;
+        // Newlines and tabs are text; anything else below U+0020, DEL, or a written \u escape is not.
+        if (/[\u0000-\u0008\u000b-\u001f\u007f]|\\u[0-9a-fA-F]{4}/.test(text))
+          found.push(`${at}/${key}`);
+      }
+    });
+    expect(found).toEqual([]);
+  });
+
+  it("when read, then every integer schema has a format, and every int64 is marked x-exact-integer", () => {
+    const problems: string[] = [];
+    walk(doc, "", (node, at) => {
+      if (node["type"] !== "integer") return;
+      if (typeof node["format"] !== "string") problems.push(`${at}: integer without format`);
+      if (node["format"] === "int64" && node["x-exact-integer"] !== true) {
+        problems.push(`${at}: int64 without x-exact-integer: true`);
+      }
+    });
+    expect(problems).toEqual([]);
+  });
+});

@@ -205,9 +205,21 @@ describe("the published document", () => {
 
   it("when PLANTSTORE_PUBLIC_URL is unset, then /openapi.json and /openapi.yaml are the YAML with servers naming the listening address", async () => {
     const server = await startServer({ databasePath: db.path });
+    // No PLANTSTORE_METRICS_TOKEN here: GET /metrics is published as open, as it is served.
+    const source = loadDocument() as unknown as {
+      paths: Record<string, Record<string, { security?: unknown; responses: object }>>;
+    };
+    const { "401": _unauthorized, ...metricsAnswers } = source.paths["/metrics"]?.["get"]
+      ?.responses as Record<string, unknown>;
     const expected = {
-      ...loadDocument(),
+      ...source,
       servers: [{ url: server.url, description: "This server" }],
+      paths: {
+        ...source.paths,
+        "/metrics": {
+          get: { ...source.paths["/metrics"]?.["get"], security: [], responses: metricsAnswers },
+        },
+      },
     };
     const json = await fetchChecked(server.url, "/openapi.json");
     expect(json.status).toBe(200);
@@ -217,6 +229,28 @@ describe("the published document", () => {
     expect(parse(yaml.body)).toEqual(expected);
     // No credentials needed, and nothing else asked for them.
     expect(json.headers["www-authenticate"]).toBeUndefined();
+    await server.stop();
+  });
+
+  it("when PLANTSTORE_METRICS_TOKEN is set, then GET /metrics is published needing it, with its 401, and served so", async () => {
+    const server = await startServer({
+      databasePath: db.path,
+      env: { PLANTSTORE_METRICS_TOKEN: "metrics-token-0123456789abcdef" },
+    });
+    const json = JSON.parse((await fetchChecked(server.url, "/openapi.json")).body);
+    expect(json.paths["/metrics"].get.security).toEqual([{ metricsToken: [] }]);
+    expect(Object.keys(json.paths["/metrics"].get.responses)).toContain("401");
+    expect((await fetch(`${server.url}/metrics`)).status).toBe(401);
+    await server.stop();
+  });
+
+  it("when PLANTSTORE_METRICS_TOKEN is unset, then GET /metrics is published open and answers without credentials", async () => {
+    const server = await startServer({ databasePath: db.path });
+    const yaml = await fetchChecked(server.url, "/openapi.yaml");
+    const metrics = parse(yaml.body).paths["/metrics"].get;
+    expect(metrics.security).toEqual([]);
+    expect(Object.keys(metrics.responses)).not.toContain("401");
+    expect((await fetch(`${server.url}/metrics`)).status).toBe(200);
     await server.stop();
   });
 
