@@ -362,6 +362,8 @@ export type components = {
         InsufficientScope: {
             headers: {
                 "WWW-Authenticate": components["headers"]["BearerChallenge"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -485,11 +487,14 @@ export type components = {
          *     minute, or this client address sent more than
          *     PLANTSTORE_AUTH_FAILURE_LIMIT rejected credentials (default 60) in the
          *     current minute. Nothing was changed; `Retry-After` says when the minute
-         *     is over.
+         *     is over. A caller's own limit is announced beforehand, on every answer it
+         *     gets, in `RateLimit-Policy` and `RateLimit`.
          */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -581,6 +586,21 @@ export type components = {
          */
         BearerChallenge: string;
         /**
+         * @description The caller's request limit (IETF RateLimit header fields): the policy
+         *     `per-caller`, its quota `q` (PLANTSTORE_TOKEN_RATE_LIMIT) and window `w` in
+         *     seconds. On every answer to a request that was counted against a caller's
+         *     limit (authenticated, on an operation that needs credentials), including the
+         *     429 that refuses one; absent when the limit is off (0).
+         * @example "per-caller";q=6000;w=60
+         */
+        RateLimitPolicy: string;
+        /**
+         * @description What is left of the caller's limit: `r` requests remain in this window, which
+         *     ends in `t` seconds. A client that keeps `r` above 0 never meets the 429.
+         * @example "per-caller";r=5999;t=42
+         */
+        RateLimit: string;
+        /**
          * @description Present when the page is full (as many plants as `limit`): the next page, as
          *     `<URL>; rel="next"` (RFC 8288). The URL is relative to this server, or
          *     absolute under PLANTSTORE_PUBLIC_URL when that is set. The last page has
@@ -625,6 +645,8 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -671,6 +693,8 @@ export interface operations {
             /** @description The plant response. The plant is stored (or was already stored with the same name and tag). */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -753,6 +777,8 @@ export interface operations {
             /** @description The stored plant. */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -799,6 +825,8 @@ export interface operations {
             /** @description Deleted. No body. */
             204: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -885,6 +913,8 @@ export interface operations {
             /** @description The metrics, as `text/plain; version=0.0.4; charset=utf-8`. */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -202,7 +202,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       ? decide(facts)
       : decideRouted(routedTo, facts)
     ).catch(refusalOf);
-    return send(reply, answer);
+    const limit = rateLimits.headersFor(request);
+    return send(
+      reply,
+      limit === undefined ? answer : { ...answer, headers: { ...answer.headers, ...limit } },
+    );
   };
 
   addOperationRoutes(app, api, (request, reply, operation) =>

@@ -42,7 +42,16 @@ export interface RateLimits {
    * made while the address is blocked tells nothing, however many were sent at once.
    */
   afterAuthentication(request: FastifyRequest, outcome: AuthOutcome): void;
+  /**
+   * The caller's limit as the answer announces it (IETF RateLimit-Policy and RateLimit fields):
+   * the quota, what is left of it and when the window ends. Only for a request counted against
+   * a caller's limit; undefined otherwise.
+   */
+  headersFor(request: FastifyRequest): Readonly<Record<string, string>> | undefined;
 }
+
+/** The name the answer's RateLimit fields give the per-caller limit. */
+const CALLER_POLICY = "per-caller";
 
 type Limits = Pick<OpsConfig, "tokenRateLimit" | "authFailureLimit">;
 
@@ -52,6 +61,9 @@ const REMEMBERED_KEYS = 10_000;
 
 export function createRateLimits(limits: Limits): RateLimits {
   const perCaller = createWindowCounter(WINDOW_MS, REMEMBERED_KEYS);
+  // What each counted request's answer announces; gone with the request.
+  const announced = new WeakMap<FastifyRequest, Readonly<Record<string, string>>>();
+  const policy = `"${CALLER_POLICY}";q=${limits.tokenRateLimit};w=${WINDOW_MS / 1000}`;
   // Keyed by the client address as Fastify sees it (PLANTSTORE_TRUST_PROXY), IPv6 by /64.
   const failures = createWindowCounter(WINDOW_MS, REMEMBERED_KEYS);
   const blocked = (resetInSeconds: number) =>
@@ -79,6 +91,11 @@ export function createRateLimits(limits: Limits): RateLimits {
       }
       if (limits.tokenRateLimit === 0 || !outcome.ok) return;
       const used = perCaller.add(outcome.principal.limitKey);
+      const remaining = Math.max(0, limits.tokenRateLimit - used.count);
+      announced.set(request, {
+        "ratelimit-policy": policy,
+        ratelimit: `"${CALLER_POLICY}";r=${remaining};t=${used.resetInSeconds}`,
+      });
       if (used.count > limits.tokenRateLimit) {
         throw tooMany(
           `this token made more than ${limits.tokenRateLimit} requests this minute`,
@@ -86,6 +103,7 @@ export function createRateLimits(limits: Limits): RateLimits {
         );
       }
     },
+    headersFor: (request) => announced.get(request),
   };
 }
 

@@ -22,6 +22,55 @@ function expectRetryAfter(value: string | string[] | number | undefined): void {
 }
 
 describe("requests per bearer token", () => {
+  it("when a caller makes requests, then each answer announces the limit and what is left of it, down to the 429", async () => {
+    const t = await createTestApp(undefined, undefined, { ops: { tokenRateLimit: 3 } });
+    try {
+      const seen: { status: number; policy: unknown; left: unknown }[] = [];
+      const record = (res: { statusCode: number; headers: Record<string, unknown> }) =>
+        seen.push({
+          status: res.statusCode,
+          policy: res.headers["ratelimit-policy"],
+          left: String(res.headers["ratelimit"]).replace(/;t=\d+$/, ";t=…"),
+        });
+      record(await postPlant(t.app, plantJson(uniqueId(), "one")));
+      record(await t.app.inject({ method: "GET", url: "/plants?limit=0", headers: AUTH }));
+      record(await t.app.inject({ method: "GET", url: "/plants/1", headers: AUTH }));
+      record(await t.app.inject({ method: "GET", url: "/plants", headers: AUTH }));
+      const policy = '"per-caller";q=3;w=60';
+      expect(seen).toEqual([
+        { status: 200, policy, left: '"per-caller";r=2;t=…' },
+        { status: 400, policy, left: '"per-caller";r=1;t=…' },
+        { status: 404, policy, left: '"per-caller";r=0;t=…' },
+        { status: 429, policy, left: '"per-caller";r=0;t=…' },
+      ]);
+      const last = await t.app.inject({ method: "GET", url: "/plants", headers: AUTH });
+      const resetIn = Number(/;t=(\d+)$/.exec(String(last.headers["ratelimit"]))?.[1]);
+      expect(resetIn).toBeGreaterThanOrEqual(1);
+      expect(resetIn).toBeLessThanOrEqual(60);
+      // Nothing is announced where no caller was counted: no credentials, or an open operation.
+      for (const res of [
+        await t.app.inject({ method: "GET", url: "/plants" }),
+        await t.app.inject({ method: "GET", url: "/healthz", headers: AUTH }),
+      ]) {
+        expect(res.headers["ratelimit"]).toBeUndefined();
+        expect(res.headers["ratelimit-policy"]).toBeUndefined();
+      }
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("when the per-caller limit is off (0), then no answer announces one", async () => {
+    const t = await createTestApp(undefined, undefined, { ops: { tokenRateLimit: 0 } });
+    try {
+      const res = await postPlant(t.app, plantJson(uniqueId(), "unlimited"));
+      expect(res.statusCode).toBe(200);
+      expect(res.headers["ratelimit"]).toBeUndefined();
+    } finally {
+      await t.close();
+    }
+  });
+
   it("when a token makes more requests than its limit in a minute, then 429 with Retry-After and nothing stored; other tokens and probes go on", async () => {
     const t = await createTestApp(undefined, undefined, { ops: { tokenRateLimit: 3 } });
     try {
