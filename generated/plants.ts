@@ -1098,3 +1098,198 @@ export interface operations {
 export interface parametersWithDefaults {
     listPlants: { query: "limit"; };
 }
+
+/** Per operation: method, path, and where int64s stand (read and written exactly). */
+export const operationTable = {
+    "listPlants": {
+        "method": "GET",
+        "path": "/plants",
+        "int64Parameters": [
+            "after"
+        ],
+        "int64InBody": [],
+        "int64InAnswers": {
+            "200": [
+                [
+                    "[*]",
+                    "id"
+                ]
+            ],
+            "400": [],
+            "401": [],
+            "403": [],
+            "405": [],
+            "408": [],
+            "429": [],
+            "431": [],
+            "500": [],
+            "503": []
+        }
+    },
+    "createPlant": {
+        "method": "POST",
+        "path": "/plants",
+        "int64Parameters": [],
+        "int64InBody": [
+            [
+                "id"
+            ]
+        ],
+        "int64InAnswers": {
+            "200": [],
+            "400": [],
+            "401": [],
+            "403": [],
+            "404": [],
+            "405": [],
+            "408": [],
+            "409": [],
+            "413": [],
+            "415": [],
+            "429": [],
+            "431": [],
+            "500": [],
+            "503": []
+        }
+    },
+    "getPlant": {
+        "method": "GET",
+        "path": "/plants/{id}",
+        "int64Parameters": [
+            "id"
+        ],
+        "int64InBody": [],
+        "int64InAnswers": {
+            "200": [
+                [
+                    "id"
+                ]
+            ],
+            "400": [],
+            "401": [],
+            "403": [],
+            "404": [],
+            "405": [],
+            "408": [],
+            "429": [],
+            "431": [],
+            "500": [],
+            "503": []
+        }
+    },
+    "deletePlant": {
+        "method": "DELETE",
+        "path": "/plants/{id}",
+        "int64Parameters": [
+            "id"
+        ],
+        "int64InBody": [],
+        "int64InAnswers": {
+            "204": [],
+            "400": [],
+            "401": [],
+            "403": [],
+            "404": [],
+            "405": [],
+            "408": [],
+            "429": [],
+            "431": [],
+            "500": [],
+            "503": []
+        }
+    },
+    "getHealth": {
+        "method": "GET",
+        "path": "/healthz",
+        "int64Parameters": [],
+        "int64InBody": [],
+        "int64InAnswers": {
+            "200": [],
+            "400": [],
+            "405": [],
+            "500": [],
+            "503": []
+        }
+    },
+    "getReadiness": {
+        "method": "GET",
+        "path": "/readyz",
+        "int64Parameters": [],
+        "int64InBody": [],
+        "int64InAnswers": {
+            "200": [],
+            "400": [],
+            "405": [],
+            "500": [],
+            "503": []
+        }
+    },
+    "getMetrics": {
+        "method": "GET",
+        "path": "/metrics",
+        "int64Parameters": [],
+        "int64InBody": [],
+        "int64InAnswers": {
+            "200": [],
+            "400": [],
+            "401": [],
+            "405": [],
+            "429": [],
+            "500": [],
+            "503": []
+        }
+    },
+    "getOpenApiJson": {
+        "method": "GET",
+        "path": "/openapi.json",
+        "int64Parameters": [],
+        "int64InBody": [],
+        "int64InAnswers": {
+            "200": [],
+            "400": [],
+            "405": [],
+            "500": [],
+            "503": []
+        }
+    },
+    "getOpenApiYaml": {
+        "method": "GET",
+        "path": "/openapi.yaml",
+        "int64Parameters": [],
+        "int64InBody": [],
+        "int64InAnswers": {
+            "200": [],
+            "400": [],
+            "405": [],
+            "500": [],
+            "503": []
+        }
+    },
+    "getDocs": {
+        "method": "GET",
+        "path": "/docs",
+        "int64Parameters": [],
+        "int64InBody": [],
+        "int64InAnswers": {
+            "200": [],
+            "400": [],
+            "405": [],
+            "500": [],
+            "503": []
+        }
+    },
+    "getDocsAsset": {
+        "method": "GET",
+        "path": "/docs/{asset}",
+        "int64Parameters": [],
+        "int64InBody": [],
+        "int64InAnswers": {
+            "200": [],
+            "400": [],
+            "404": [],
+            "405": [],
+            "500": [],
+            "503": []
+        }
+    }
+} as const;

@@ -6,6 +6,12 @@ import openapiTS, { astToString } from "openapi-typescript";
 import ts from "typescript";
 import { parse } from "yaml";
 import { HTTP_METHODS } from "../src/openapi/document.ts";
+import {
+  EVERY_ITEM,
+  EVERY_MEMBER,
+  int64Locations,
+  type LocationStep,
+} from "../src/openapi/int64-locations.ts";
 
 const specUrl = new URL("../openapi/plants.yaml", import.meta.url);
 export const generatedPath = fileURLToPath(new URL("../generated/plants.ts", import.meta.url));
@@ -24,7 +30,88 @@ const int64AsBigint = (schema: { type?: unknown; format?: unknown }): ts.TypeNod
 export async function renderTypes(): Promise<string> {
   const ast = await openapiTS(specUrl, { exportType: true, transform: int64AsBigint });
   const document = parse(await readFile(specUrl, "utf8")) as Document;
-  return header + astToString(ast) + renderDefaulted(document);
+  return header + astToString(ast) + renderDefaulted(document) + renderOperationTable(document);
+}
+
+/** A JSON-safe spelling of an int64 location: "[*]" any array item, "{*}" any other member. */
+const stepText = (step: LocationStep): string =>
+  step === EVERY_ITEM ? "[*]" : step === EVERY_MEMBER ? "{*}" : step;
+
+/** The document with every local $ref replaced by what it names (shared, so cycles stay finite). */
+function dereferenced(document: unknown): unknown {
+  const resolved = new Map<string, unknown>();
+  const at = (pointer: string): unknown =>
+    pointer
+      .slice(2)
+      .split("/")
+      .reduce<unknown>(
+        (node, key) => (node as Record<string, unknown> | undefined)?.[key],
+        document,
+      );
+  const visit = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(visit);
+    if (typeof node !== "object" || node === null) return node;
+    const ref = (node as { $ref?: unknown }).$ref;
+    if (typeof ref === "string" && ref.startsWith("#/")) {
+      if (!resolved.has(ref)) {
+        const target: Record<string, unknown> = {};
+        resolved.set(ref, target);
+        Object.assign(target, visit(at(ref)));
+      }
+      return resolved.get(ref);
+    }
+    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, visit(value)]));
+  };
+  return visit(document);
+}
+
+interface OperationShape {
+  operationId?: string;
+  parameters?: { name: string; in: string; schema?: unknown }[];
+  requestBody?: { content?: Record<string, { schema?: unknown }> };
+  responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+}
+
+/**
+ * `operationTable`: per operation, its method and path, and where int64s stand in it (parameter
+ * names, JSON paths in the request body and in each answer's body). Clients (src/client/) read
+ * and write those exactly without any code naming a field.
+ */
+function renderOperationTable(document: Document): string {
+  const paths = (dereferenced(document) as Document).paths ?? {};
+  const isInt64 = (schema: unknown) =>
+    int64Locations(schema).some((location) => location.length === 0);
+  const locations = (schema: unknown) => int64Locations(schema).map((l) => l.map(stepText));
+  const table: Record<string, unknown> = {};
+  for (const [path, item] of Object.entries(paths)) {
+    for (const method of HTTP_METHODS) {
+      const operation = item[method] as OperationShape | undefined;
+      if (operation?.operationId === undefined) continue;
+      const parameters = [
+        ...(item.parameters ?? []),
+        ...(operation.parameters ?? []),
+      ] as NonNullable<OperationShape["parameters"]>;
+      const body = operation.requestBody?.content?.["application/json"]?.schema;
+      table[operation.operationId] = {
+        method: method.toUpperCase(),
+        path,
+        int64Parameters: parameters.filter((p) => isInt64(p.schema)).map((p) => p.name),
+        int64InBody: body === undefined ? [] : locations(body),
+        int64InAnswers: Object.fromEntries(
+          Object.entries(operation.responses ?? {}).map(([status, response]) => [
+            status,
+            locations(response.content?.["application/json"]?.schema),
+          ]),
+        ),
+      };
+    }
+  }
+  return [
+    "",
+    "/** Per operation: method, path, and where int64s stand (read and written exactly). */",
+    `export const operationTable = ${JSON.stringify(table, null, 4)} as const;`,
+    "",
+  ].join("\n");
 }
 
 interface ParameterObject {

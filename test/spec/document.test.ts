@@ -245,8 +245,11 @@ describe("openapi/plants.yaml is clean for portals and generators", () => {
         const text = node[key];
         if (typeof text !== "string") continue;
         // Newlines and tabs are text; anything else below U+0020, DEL, or a written \u escape is not.
-        if (/[\u0000-\u0008\u000b-\u001f\u007f]|\\u[0-9a-fA-F]{4}/.test(text))
-          found.push(`${at}/${key}`);
+        const control = [...text].some((c) => {
+          const code = c.charCodeAt(0);
+          return (code < 0x20 && c !== "\n" && c !== "\t") || code === 0x7f;
+        });
+        if (control || /\\u[0-9a-fA-F]{4}/.test(text)) found.push(`${at}/${key}`);
       }
     });
     expect(found).toEqual([]);

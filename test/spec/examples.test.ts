@@ -209,8 +209,8 @@ describe("the published document", () => {
     const source = loadDocument() as unknown as {
       paths: Record<string, Record<string, { security?: unknown; responses: object }>>;
     };
-    const { "401": _unauthorized, ...metricsAnswers } = source.paths["/metrics"]?.["get"]
-      ?.responses as Record<string, unknown>;
+    const { "401": _unauthorized, ...metricsAnswers } = (source.paths["/metrics"]?.["get"]
+      ?.responses ?? {}) as Record<string, unknown>;
     const expected = {
       ...source,
       servers: [{ url: server.url, description: "This server" }],

@@ -1,0 +1,228 @@
+// The Plant Store client (`import { createClient } from "plantstore/client"`), built from
+// generated/plants.ts and so from openapi/plants.yaml: every operation typed, int64s as bigints
+// in and out (written as exact digits, parsed without rounding, wherever the document puts
+// them), retries of idempotent calls on 503 and network errors honouring Retry-After, and an
+// iterator over every stored plant that follows the list's rel="next" links.
+import type { components, operations } from "../../generated/plants.ts";
+import { operationTable } from "../../generated/plants.ts";
+import { PlantStoreError } from "./errors.ts";
+import { fromJson, matches, toJson } from "./exact-json.ts";
+import { nextLink } from "./link.ts";
+
+export { type ErrorBody, PlantStoreError } from "./errors.ts";
+
+export type Plant = components["schemas"]["Plant"];
+export type NewPlant = components["schemas"]["NewPlant"];
+export type StoredPlant = components["schemas"]["StoredPlant"];
+export type OperationId = keyof typeof operationTable & keyof operations;
+
+type Parameters<Op extends OperationId> = operations[Op]["parameters"];
+type JsonBody<T> = T extends { content: { "application/json": infer Body } } ? Body : never;
+type Success<Op extends OperationId> = {
+  [S in keyof operations[Op]["responses"]]: S extends 200 | 201 | 204
+    ? operations[Op]["responses"][S] extends { content: infer C }
+      ? C[keyof C]
+      : undefined
+    : never;
+}[keyof operations[Op]["responses"]];
+
+/** What a call takes: the operation's parameters and JSON body, as the YAML types them. */
+export type CallInput<Op extends OperationId> = {
+  path?: NonNullable<Parameters<Op>["path"]>;
+  query?: NonNullable<Parameters<Op>["query"]>;
+  body?: JsonBody<operations[Op] extends { requestBody?: infer B } ? NonNullable<B> : never>;
+};
+
+export interface RetryOptions {
+  /** Attempts in all, the first included (4). */
+  attempts?: number;
+  /** The longest wait between attempts, whatever Retry-After says (10 s). */
+  maxDelayMs?: number;
+  /** No retry starts once this long has passed since the first attempt (30 s). */
+  budgetMs?: number;
+}
+
+export interface ClientOptions {
+  /** Where the API is, e.g. https://plants.example.com (the `servers` URL). */
+  baseUrl: string;
+  /** A bearer token; omitted for the operations that need none. */
+  token?: string;
+  retry?: RetryOptions;
+  /** A fetch of your own (tests, proxies); the global one by default. */
+  fetch?: typeof fetch;
+}
+
+export interface PlantStoreClient {
+  createPlant(plant: NewPlant): Promise<Plant>;
+  getPlant(id: bigint): Promise<StoredPlant>;
+  /** One page: plants with ids above `after`, at most `limit` (1–1000, default 100). */
+  listPlants(page?: { after?: bigint; limit?: number }): Promise<StoredPlant[]>;
+  /** Every stored plant in ascending id order, a page at a time (follows rel="next"). */
+  plants(page?: { after?: bigint; limit?: number }): AsyncIterable<StoredPlant>;
+  /** Resolves once deleted; a 404 after a retry of a delete whose answer was lost counts as deleted. */
+  deletePlant(id: bigint): Promise<void>;
+  /** Any operation of the document, by operationId, typed from it. */
+  call<Op extends OperationId>(operationId: Op, input?: CallInput<Op>): Promise<Success<Op>>;
+}
+
+// Every operation of this API is safe to repeat: reads, creates (idempotent on id) and deletes.
+const DEFAULT_RETRY: Required<RetryOptions> = { attempts: 4, maxDelayMs: 10_000, budgetMs: 30_000 };
+
+export function createClient(options: ClientOptions): PlantStoreClient {
+  let base = options.baseUrl;
+  while (base.endsWith("/")) base = base.slice(0, -1);
+  const retry = { ...DEFAULT_RETRY, ...options.retry };
+  const doFetch = options.fetch ?? fetch;
+
+  const send = async (
+    operationId: OperationId,
+    url: string,
+    body: string | undefined,
+  ): Promise<{ response: Response; text: string; retried: boolean }> => {
+    const { method } = operationTable[operationId];
+    const started = Date.now();
+    let attempts = retry.attempts;
+    for (let attempt = 1; ; attempt++) {
+      const last = attempt >= attempts;
+      let wait: number;
+      try {
+        const response = await doFetch(url, {
+          method,
+          headers: {
+            accept: "application/json",
+            ...(options.token === undefined ? {} : { authorization: `Bearer ${options.token}` }),
+            ...(body === undefined ? {} : { "content-type": "application/json" }),
+          },
+          ...(body === undefined ? {} : { body }),
+        });
+        const text = await response.text();
+        if (response.status !== 503 || last) return { response, text, retried: attempt > 1 };
+        wait = retryAfterMs(response.headers.get("retry-after"), attempt);
+      } catch (error) {
+        if (last) throw error;
+        wait = backoffMs(attempt);
+      }
+      wait = Math.min(wait, retry.maxDelayMs);
+      if (Date.now() - started + wait > retry.budgetMs) {
+        // Out of budget: the next attempt is the last.
+        attempts = attempt + 1;
+      }
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  };
+
+  const call = async <Op extends OperationId>(
+    operationId: Op,
+    input: CallInput<Op> = {},
+  ): Promise<Success<Op>> => {
+    const { answer } = await exchange(operationId, input);
+    return answer as Success<Op>;
+  };
+
+  const exchange = async (
+    operationId: OperationId,
+    input: CallInput<OperationId>,
+    target?: string,
+    /** A 404 to a retry means an earlier attempt already did it (deletes). */
+    doneIfGoneOnRetry = false,
+  ) => {
+    const entry = operationTable[operationId];
+    const url = target ?? urlFor(base, entry, input);
+    const body = input.body === undefined ? undefined : toJson(checkedBody(entry, input.body));
+    const { response, text, retried } = await send(operationId, url, body);
+    const int64 = (entry.int64InAnswers as Record<string, readonly (readonly string[])[]>)[
+      String(response.status)
+    ];
+    const isJson = (response.headers.get("content-type") ?? "").startsWith("application/json");
+    const parsed = text === "" ? undefined : isJson ? fromJson(text, int64 ?? []) : text;
+    if (response.ok || (doneIfGoneOnRetry && retried && response.status === 404)) {
+      return { answer: response.ok ? parsed : undefined, response, retried };
+    }
+    throw new PlantStoreError(
+      response.status,
+      isJson ? (parsed as PlantStoreError["body"]) : { error: response.status, message: text },
+      response.headers,
+    );
+  };
+
+  const pageQuery = (page: { after?: bigint; limit?: number } = {}) => ({
+    query: {
+      ...(page.after === undefined ? {} : { after: page.after }),
+      ...(page.limit === undefined ? {} : { limit: page.limit }),
+    },
+  });
+
+  return {
+    call,
+    createPlant: (plant) => call("createPlant", { body: plant }) as Promise<Plant>,
+    getPlant: (id) => call("getPlant", { path: { id } }) as Promise<StoredPlant>,
+    listPlants: (page) => call("listPlants", pageQuery(page)) as Promise<StoredPlant[]>,
+    async *plants(page) {
+      let target: string | undefined;
+      for (;;) {
+        const { answer, response } = await exchange("listPlants", pageQuery(page), target);
+        yield* answer as StoredPlant[];
+        const next = nextLink(response.headers.get("link"));
+        if (next === undefined) return;
+        target = new URL(next, `${base}/`).href;
+      }
+    },
+    async deletePlant(id) {
+      // A 404 once retried: our own earlier attempt deleted it before its answer was lost.
+      await exchange("deletePlant", { path: { id } }, undefined, true);
+    },
+  };
+}
+
+type Entry = (typeof operationTable)[OperationId];
+
+function urlFor(base: string, entry: Entry, input: CallInput<OperationId>): string {
+  const int64 = entry.int64Parameters as readonly string[];
+  const text = (name: string, value: unknown): string => {
+    if (int64.includes(name)) return String(exactInteger(name, value));
+    return String(value);
+  };
+  const path = entry.path.replace(/\{([^{}/]+)\}/g, (_whole, name: string) => {
+    const value = (input.path as Record<string, unknown> | undefined)?.[name];
+    if (value === undefined) throw new TypeError(`path parameter ${name} is required`);
+    return encodeURIComponent(text(name, value));
+  });
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries((input.query ?? {}) as Record<string, unknown>)) {
+    if (value !== undefined) query.set(name, text(name, value));
+  }
+  return `${base}${path}${query.size === 0 ? "" : `?${query}`}`;
+}
+
+/** The body with every int64 the document places in it checked: a bigint, or a safe number. */
+function checkedBody(entry: Entry, body: unknown): unknown {
+  const locations = entry.int64InBody as readonly (readonly string[])[];
+  const visit = (node: unknown, at: string[]): unknown => {
+    const here = locations.some((location) => matches(location, at));
+    if (here) return exactInteger(at.join("."), node);
+    if (Array.isArray(node)) return node.map((item) => visit(item, [...at, "[*]"]));
+    if (typeof node !== "object" || node === null) return node;
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, visit(v, [...at, k])]));
+  };
+  return visit(body, []);
+}
+
+/** An int64 to send: a bigint as is, a number only if it is a safe integer. */
+function exactInteger(name: string, value: unknown): unknown {
+  if (typeof value === "bigint") return value;
+  if (typeof value === "number" && !Number.isSafeInteger(value)) {
+    throw new TypeError(
+      `${name} is ${value}, a number that cannot hold this integer exactly (beyond 2^53); pass a bigint, e.g. ${name}: 9007199254740993n`,
+    );
+  }
+  return value;
+}
+
+function retryAfterMs(header: string | null, attempt: number): number {
+  const seconds = Number(header);
+  return header !== null && Number.isFinite(seconds) && seconds >= 0
+    ? seconds * 1000
+    : backoffMs(attempt);
+}
+
+const backoffMs = (attempt: number): number => 200 * 2 ** (attempt - 1);
