@@ -17,7 +17,8 @@ function newPlantSchema(): unknown {
     if (ref !== undefined) return inline(document.components.schemas[ref.split("/").pop() ?? ""]);
     return Object.fromEntries(
       Object.entries(value)
-        .filter(([key]) => key !== "example")
+        // Examples and x- extensions are for readers and generators, not for a validator.
+        .filter(([key]) => key !== "example" && !key.startsWith("x-"))
         .map(([k, v]) => [k, inline(v)]),
     );
   };
