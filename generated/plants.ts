@@ -310,6 +310,8 @@ export type components = {
          */
         BadPlantId: {
             headers: {
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -448,6 +450,8 @@ export type components = {
         /** @description The request body is larger than 65536 bytes. */
         PayloadTooLarge: {
             headers: {
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -468,6 +472,8 @@ export type components = {
          */
         UnsupportedMediaType: {
             headers: {
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -588,9 +594,10 @@ export type components = {
         /**
          * @description The caller's request limit (IETF RateLimit header fields): the policy
          *     `per-caller`, its quota `q` (PLANTSTORE_TOKEN_RATE_LIMIT) and window `w` in
-         *     seconds. On every answer to a request that was counted against a caller's
-         *     limit (authenticated, on an operation that needs credentials), including the
-         *     429 that refuses one; absent when the limit is off (0).
+         *     seconds. On every 2xx and 4xx answer to a request that was counted against a
+         *     caller's limit (authenticated, on an operation that needs credentials),
+         *     including the 429 that refuses one; absent when the limit is off (0), and on
+         *     GET /metrics when it needs no token.
          * @example "per-caller";q=6000;w=60
          */
         RateLimitPolicy: string;
@@ -660,6 +667,8 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -710,6 +719,8 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -724,6 +735,8 @@ export interface operations {
             /** @description A plant with this `id` is already stored with a different `name` or `tag`. Nothing was changed. */
             409: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -791,6 +804,8 @@ export interface operations {
             /** @description No plant is stored under this id. */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -840,6 +855,8 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -926,7 +943,23 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            400: components["responses"]["QueryRefused"];
+            /** @description A query parameter was sent; this operation takes none. */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": 400,
+                     *       "message": "query parameter \"debug\" is not accepted: this operation takes none"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /**
              * @description PLANTSTORE_METRICS_TOKEN is set and the request does not carry it as a
              *     bearer token. The response has a `WWW-Authenticate: Bearer` header.

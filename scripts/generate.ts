@@ -6,12 +6,7 @@ import openapiTS, { astToString } from "openapi-typescript";
 import ts from "typescript";
 import { parse } from "yaml";
 import { HTTP_METHODS } from "../src/openapi/document.ts";
-import {
-  EVERY_ITEM,
-  EVERY_MEMBER,
-  int64Locations,
-  type LocationStep,
-} from "../src/openapi/int64-locations.ts";
+import { EVERY_ITEM, int64Locations, type LocationStep } from "../src/openapi/int64-locations.ts";
 
 const specUrl = new URL("../openapi/plants.yaml", import.meta.url);
 export const generatedPath = fileURLToPath(new URL("../generated/plants.ts", import.meta.url));
@@ -33,9 +28,8 @@ export async function renderTypes(): Promise<string> {
   return header + astToString(ast) + renderDefaulted(document) + renderOperationTable(document);
 }
 
-/** A JSON-safe spelling of an int64 location: "[*]" any array item, "{*}" any other member. */
-const stepText = (step: LocationStep): string =>
-  step === EVERY_ITEM ? "[*]" : step === EVERY_MEMBER ? "{*}" : step;
+/** A JSON-safe int64 location step: "[*]" any array item; `{ otherThan }` any other member. */
+const stepText = (step: LocationStep) => (step === EVERY_ITEM ? "[*]" : step);
 
 /** The document with every local $ref replaced by what it names (shared, so cycles stay finite). */
 function dereferenced(document: unknown): unknown {

@@ -202,7 +202,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       ? decide(facts)
       : decideRouted(routedTo, facts)
     ).catch(refusalOf);
-    const limit = rateLimits.headersFor(request);
+    // Announced on what the caller's own requests got (2xx, 4xx), as the YAML documents it.
+    const limit = answer.status < 500 ? rateLimits.headersFor(request) : undefined;
     return send(
       reply,
       limit === undefined ? answer : { ...answer, headers: { ...answer.headers, ...limit } },

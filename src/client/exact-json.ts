@@ -3,8 +3,8 @@
 // becomes a bigint and every other a number. Requests are written with bigints as digits.
 import { isLosslessNumber, type LosslessNumber, parse, stringify } from "lossless-json";
 
-/** A path through JSON with "[*]" for any array item and "{*}" for any other member. */
-export type Location = readonly string[];
+/** A path through JSON: "[*]" for any array item, `{ otherThan }` for any undeclared member. */
+export type Location = readonly (string | { readonly otherThan: readonly string[] })[];
 
 /** `value` as JSON text, every bigint written as its exact integer literal. */
 export function toJson(value: unknown): string {
@@ -13,17 +13,14 @@ export function toJson(value: unknown): string {
 
 /** Parses `text`, making the numbers at `int64` locations bigints and all others numbers. */
 export function fromJson(text: string, int64: readonly Location[]): unknown {
-  return convert(
-    parse(text),
-    int64.map((location) => [...location]),
-    [],
-  );
+  return convert(parse(text), int64, []);
 }
 
-function convert(node: unknown, int64: readonly string[][], at: readonly string[]): unknown {
+function convert(node: unknown, int64: readonly Location[], at: readonly string[]): unknown {
   if (isLosslessNumber(node)) {
     const exact = int64.some((location) => matches(location, at));
-    return exact ? toBigInt(node) : node.valueOf();
+    // Elsewhere a number, as the types say (lossless-json's valueOf would give a bigint).
+    return exact ? toBigInt(node) : Number(node.value);
   }
   if (Array.isArray(node)) return node.map((item) => convert(item, int64, [...at, "[*]"]));
   if (typeof node !== "object" || node === null) return node;
@@ -33,10 +30,14 @@ function convert(node: unknown, int64: readonly string[][], at: readonly string[
 }
 
 /** Whether the concrete path `at` (array steps as "[*]") is the location `location`. */
-export function matches(location: readonly string[], at: readonly string[]): boolean {
+export function matches(location: Location, at: readonly string[]): boolean {
   return (
     location.length === at.length &&
-    location.every((step, i) => step === at[i] || (step === "{*}" && at[i] !== "[*]"))
+    location.every((step, i) => {
+      const here = at[i];
+      if (typeof step === "string") return step === here;
+      return here !== undefined && here !== "[*]" && !step.otherThan.includes(here);
+    })
   );
 }
 

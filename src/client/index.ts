@@ -6,7 +6,7 @@
 import type { components, operations } from "../../generated/plants.ts";
 import { operationTable } from "../../generated/plants.ts";
 import { PlantStoreError } from "./errors.ts";
-import { fromJson, matches, toJson } from "./exact-json.ts";
+import { fromJson, type Location, matches, toJson } from "./exact-json.ts";
 import { nextLink } from "./link.ts";
 
 export { type ErrorBody, PlantStoreError } from "./errors.ts";
@@ -50,6 +50,8 @@ export interface ClientOptions {
   retry?: RetryOptions;
   /** A fetch of your own (tests, proxies); the global one by default. */
   fetch?: typeof fetch;
+  /** Each attempt is abandoned after this long (30 s). */
+  timeoutMs?: number;
 }
 
 export interface PlantStoreClient {
@@ -72,19 +74,22 @@ export function createClient(options: ClientOptions): PlantStoreClient {
   let base = options.baseUrl;
   while (base.endsWith("/")) base = base.slice(0, -1);
   const retry = { ...DEFAULT_RETRY, ...options.retry };
+  const timeoutMs = options.timeoutMs ?? 30_000;
   const doFetch = options.fetch ?? fetch;
 
   const send = async (
     operationId: OperationId,
     url: string,
     body: string | undefined,
-  ): Promise<{ response: Response; text: string; retried: boolean }> => {
+  ): Promise<{ response: Response; text: string; mayHaveActed: boolean }> => {
     const { method } = operationTable[operationId];
     const started = Date.now();
-    let attempts = retry.attempts;
+    // Whether an earlier attempt may have reached the server and acted, its answer lost (a
+    // connection dropped or timed out after sending); a 503 or a refused connection did not.
+    let mayHaveActed = false;
     for (let attempt = 1; ; attempt++) {
-      const last = attempt >= attempts;
       let wait: number;
+      let failure: unknown;
       try {
         const response = await doFetch(url, {
           method,
@@ -94,18 +99,23 @@ export function createClient(options: ClientOptions): PlantStoreClient {
             ...(body === undefined ? {} : { "content-type": "application/json" }),
           },
           ...(body === undefined ? {} : { body }),
+          signal: AbortSignal.timeout(timeoutMs),
         });
         const text = await response.text();
-        if (response.status !== 503 || last) return { response, text, retried: attempt > 1 };
+        if (response.status !== 503) return { response, text, mayHaveActed };
         wait = retryAfterMs(response.headers.get("retry-after"), attempt);
+        failure = new PlantStoreError(503, errorBodyOf(text, 503), response.headers);
+        if (attempt >= retry.attempts) return { response, text, mayHaveActed };
       } catch (error) {
-        if (last) throw error;
+        if (attempt >= retry.attempts) throw error;
+        if (!refusedConnection(error)) mayHaveActed = true;
         wait = backoffMs(attempt);
+        failure = error;
       }
       wait = Math.min(wait, retry.maxDelayMs);
+      // No attempt starts past the budget: what failed last is the answer.
       if (Date.now() - started + wait > retry.budgetMs) {
-        // Out of budget: the next attempt is the last.
-        attempts = attempt + 1;
+        throw failure;
       }
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
@@ -129,14 +139,14 @@ export function createClient(options: ClientOptions): PlantStoreClient {
     const entry = operationTable[operationId];
     const url = target ?? urlFor(base, entry, input);
     const body = input.body === undefined ? undefined : toJson(checkedBody(entry, input.body));
-    const { response, text, retried } = await send(operationId, url, body);
-    const int64 = (entry.int64InAnswers as Record<string, readonly (readonly string[])[]>)[
+    const { response, text, mayHaveActed } = await send(operationId, url, body);
+    const int64 = (entry.int64InAnswers as Record<string, readonly Location[]>)[
       String(response.status)
     ];
     const isJson = (response.headers.get("content-type") ?? "").startsWith("application/json");
     const parsed = text === "" ? undefined : isJson ? fromJson(text, int64 ?? []) : text;
-    if (response.ok || (doneIfGoneOnRetry && retried && response.status === 404)) {
-      return { answer: response.ok ? parsed : undefined, response, retried };
+    if (response.ok || (doneIfGoneOnRetry && mayHaveActed && response.status === 404)) {
+      return { answer: response.ok ? parsed : undefined, response };
     }
     throw new PlantStoreError(
       response.status,
@@ -164,7 +174,7 @@ export function createClient(options: ClientOptions): PlantStoreClient {
         yield* answer as StoredPlant[];
         const next = nextLink(response.headers.get("link"));
         if (next === undefined) return;
-        target = new URL(next, `${base}/`).href;
+        target = followable(base, next);
       }
     },
     async deletePlant(id) {
@@ -196,7 +206,7 @@ function urlFor(base: string, entry: Entry, input: CallInput<OperationId>): stri
 
 /** The body with every int64 the document places in it checked: a bigint, or a safe number. */
 function checkedBody(entry: Entry, body: unknown): unknown {
-  const locations = entry.int64InBody as readonly (readonly string[])[];
+  const locations = entry.int64InBody as readonly Location[];
   const visit = (node: unknown, at: string[]): unknown => {
     const here = locations.some((location) => matches(location, at));
     if (here) return exactInteger(at.join("."), node);
@@ -218,11 +228,43 @@ function exactInteger(name: string, value: unknown): unknown {
   return value;
 }
 
+/**
+ * Where a next link leads: a path is the API's own (relative to `base`, prefix included, as the
+ * document's paths are), an absolute URL must be on `base`'s origin — the token goes with it,
+ * and must not go anywhere else.
+ */
+function followable(base: string, link: string): string {
+  if (link.startsWith("/") && !link.startsWith("//")) return `${base}${link}`;
+  const url = new URL(link, `${base}/`);
+  if (url.origin !== new URL(base).origin) {
+    throw new Error(`refusing to follow a next link to another origin (${url.origin})`);
+  }
+  return url.href;
+}
+
+/** Retry-After in seconds or as an HTTP date; a backoff when it is absent or unreadable. */
 function retryAfterMs(header: string | null, attempt: number): number {
+  if (header === null) return backoffMs(attempt);
   const seconds = Number(header);
-  return header !== null && Number.isFinite(seconds) && seconds >= 0
-    ? seconds * 1000
-    : backoffMs(attempt);
+  if (header.trim() !== "" && Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? backoffMs(attempt) : Math.max(0, date - Date.now());
+}
+
+/** A connection the server refused outright: nothing was sent, so nothing was done. */
+function refusedConnection(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: unknown } }).cause;
+  return cause?.code === "ECONNREFUSED";
+}
+
+function errorBodyOf(text: string, status: number): PlantStoreError["body"] {
+  try {
+    const body = JSON.parse(text) as PlantStoreError["body"];
+    if (typeof body?.message === "string") return { error: status, message: body.message };
+  } catch {
+    // not the Error body
+  }
+  return { error: status, message: text };
 }
 
 const backoffMs = (attempt: number): number => 200 * 2 ** (attempt - 1);

@@ -30,6 +30,10 @@ export function publishedDocument({ metricsOpen }: PublishedOptions): PublishedD
     if (metricsOpen) {
       document.setIn(["paths", "/metrics", "get", "security"], []);
       document.deleteIn(["paths", "/metrics", "get", "responses", "401"]);
+      // Nobody is counted against a caller's limit where nobody is authenticated.
+      for (const status of ["200", "400"]) {
+        document.deleteIn(["paths", "/metrics", "get", "responses", status, "headers"]);
+      }
     }
     last = { url, json: document.toJS() as Record<string, unknown>, yaml: document.toString() };
     return last;

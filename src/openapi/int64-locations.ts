@@ -5,10 +5,12 @@ import type { JsonStep } from "../http/int64.ts";
 
 /** Any element of an array. */
 export const EVERY_ITEM = Symbol("every item");
-/** Any member of an object that its declared properties do not name. */
-export const EVERY_MEMBER = Symbol("every member");
+/** Any member of an object other than the ones its schema declares (additionalProperties). */
+export interface OtherMembers {
+  readonly otherThan: readonly string[];
+}
 
-export type LocationStep = string | typeof EVERY_ITEM | typeof EVERY_MEMBER;
+export type LocationStep = string | typeof EVERY_ITEM | OtherMembers;
 /** A path through the JSON value, with wildcards for arrays and free-form objects. */
 export type Int64Location = readonly LocationStep[];
 
@@ -30,7 +32,7 @@ export function int64Locations(schema: unknown): Int64Location[] {
     if (node === undefined || typeof node !== "object" || path.has(node)) return;
     const inside = new Set(path).add(node);
     if (node.type === "integer" && node.format === "int64") {
-      found.set(at.map(String).join("\u0000"), at);
+      found.set(JSON.stringify(at.map((step) => (step === EVERY_ITEM ? "[*]" : step))), at);
     }
     for (const part of [...(node.allOf ?? []), ...(node.anyOf ?? []), ...(node.oneOf ?? [])]) {
       walk(part, at, inside);
@@ -39,7 +41,8 @@ export function int64Locations(schema: unknown): Int64Location[] {
       walk(property, [...at, name], inside);
     }
     if (typeof node.additionalProperties === "object") {
-      walk(node.additionalProperties, [...at, EVERY_MEMBER], inside);
+      const declared = Object.keys(node.properties ?? {});
+      walk(node.additionalProperties, [...at, { otherThan: declared }], inside);
     }
     if (node.items !== undefined && !Array.isArray(node.items)) {
       walk(node.items, [...at, EVERY_ITEM], inside);
@@ -63,10 +66,11 @@ export function numbersAt(value: unknown, location: Int64Location): JsonStep[][]
       if (Array.isArray(node)) {
         for (const [i, item] of node.entries()) visit(item, depth + 1, [...path, i]);
       }
-    } else if (step === EVERY_MEMBER) {
+    } else if (typeof step === "object") {
       if (!Array.isArray(node)) {
-        for (const [name, member] of Object.entries(node))
-          visit(member, depth + 1, [...path, name]);
+        for (const [name, member] of Object.entries(node)) {
+          if (!step.otherThan.includes(name)) visit(member, depth + 1, [...path, name]);
+        }
       }
     } else if (step !== undefined && !Array.isArray(node) && Object.hasOwn(node, step)) {
       visit((node as Record<string, unknown>)[step], depth + 1, [...path, step]);

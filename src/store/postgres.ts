@@ -164,10 +164,13 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
       // Keyset pages on the primary key: an index range scan from `after`, whatever the
       // table's size (OFFSET would read and drop every row before the page).
       try {
-        const rows = await sql<(PlantRow & { id: bigint })[]>`
-          SELECT id, name, tag FROM plants
-          ${after === undefined ? sql`` : sql`WHERE id > ${String(after)}::int8`}
-          ORDER BY id LIMIT ${limit}`;
+        const rows = await run(
+          sql<(PlantRow & { id: bigint })[]>`
+            SELECT id, name, tag FROM plants
+            ${after === undefined ? sql`` : sql`WHERE id > ${String(after)}::int8`}
+            ORDER BY id LIMIT ${limit}`,
+          Date.now() + db.queryTimeoutMs + CLIENT_GRACE_MS,
+        );
         return rows.map(
           ({ id, name, tag }): StoredPlant => (tag === null ? { id, name } : { id, name, tag }),
         );

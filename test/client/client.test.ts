@@ -119,6 +119,8 @@ describe("retries", () => {
   let refuse = 0;
   /** Requests whose answer is dropped (the connection closed) after the server has it. */
   let dropAnswers = 0;
+  /** A Link header to put on answers instead of the server's. */
+  let replaceLink: string | undefined;
   const seen: string[] = [];
 
   beforeAll(async () => {
@@ -146,7 +148,9 @@ describe("retries", () => {
         request.socket.destroy();
         return;
       }
-      response.writeHead(answer.status, Object.fromEntries(answer.headers));
+      const headers = Object.fromEntries(answer.headers);
+      if (replaceLink !== undefined) headers["link"] = replaceLink;
+      response.writeHead(answer.status, headers);
       response.end(text);
     });
     await new Promise<void>((resolve) => front.listen(0, "127.0.0.1", resolve));
@@ -184,6 +188,41 @@ describe("retries", () => {
     });
     expect(seen).toHaveLength(2);
     refuse = 0;
+  });
+
+  it("when 503s with Retry-After: 1 go on past a budget of 1.5 s, then no attempt starts past it", async () => {
+    const client = createClient({
+      baseUrl: frontUrl,
+      token: TOKEN,
+      retry: { attempts: 10, budgetMs: 1500 },
+    });
+    refuse = 10;
+    seen.length = 0;
+    await expect(client.getPlant(1n)).rejects.toMatchObject({ status: 503 });
+    expect(seen).toHaveLength(2);
+    refuse = 0;
+  });
+
+  it("when a delete met a 503 and its retry finds nothing, then that 404 is reported, not taken for done", async () => {
+    const client = createClient({ baseUrl: frontUrl, token: TOKEN, retry: { maxDelayMs: 10 } });
+    refuse = 1;
+    await expect(client.deletePlant(uniqueId())).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("when a next link names another origin, then the client will not send its token there", async () => {
+    const client = createClient({ baseUrl: frontUrl, token: TOKEN });
+    await client.createPlant({ id: uniqueId(), name: "paged" });
+    replaceLink = '<https://elsewhere.example/plants?after=1&limit=1>; rel="next"';
+    try {
+      const pages = async () => {
+        for await (const _plant of client.plants({ limit: 1 })) {
+          // reading on until the link is followed
+        }
+      };
+      await expect(pages()).rejects.toThrow(/another origin/);
+    } finally {
+      replaceLink = undefined;
+    }
   });
 
   it("when a delete's answer is lost, then the retry's 404 counts as deleted", async () => {

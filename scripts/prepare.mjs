@@ -1,0 +1,15 @@
+// npm's `prepare` (run by `npm ci` and `npm install` in this checkout): builds the client for
+// `plantstore/client`. Without the dev tools (`npm ci --omit=dev`, a server-only install) there
+// is nothing to build with, and the server does not need the client: say so and go on.
+import { execFileSync } from "node:child_process";
+import { createRequire } from "node:module";
+
+const require = createRequire(import.meta.url);
+let tsc;
+try {
+  tsc = require.resolve("typescript/bin/tsc");
+} catch {
+  console.error("plantstore: typescript is not installed; plantstore/client is not built");
+  process.exit(0);
+}
+execFileSync(process.execPath, [tsc, "-p", "tsconfig.client.json"], { stdio: "inherit" });
