@@ -2,6 +2,7 @@
 // the handler, or into the reason it cannot be one. Called only for routed, authenticated
 // requests (src/openapi/); a problem is returned, not thrown, and answered as a 400/413/415.
 
+import { isLosslessNumber, parse as parseLossless } from "lossless-json";
 import { type Int64Location, numbersAt, replacedAt } from "../openapi/int64-locations.ts";
 import { integerFromLiteral, type JsonStep, literalAt, validationStandIn } from "./int64.ts";
 
@@ -57,30 +58,76 @@ export function interpretBody(
     const reason = error instanceof Error ? `: ${error.message}` : "";
     return problem(400, `the request body is not valid JSON${reason}`);
   }
-  let forValidation = value;
-  let typed = value;
-  for (const location of shape.int64) {
-    for (const path of numbersAt(value, location)) {
+  const paths = shape.int64.flatMap((location) => numbersAt(value, location));
+  if (paths.length === 0) return { ok: true, forValidation: value, typed: value };
+  const exact = exactReader(text, paths.length);
+  if (paths.length <= FEW) {
+    // The usual body (one id): replace along the path, copying the few containers on the way.
+    let forValidation = value;
+    let typed = value;
+    for (const path of paths) {
       const parsed = readAt(value, path) as number;
-      const exact = exactInteger(text, path, parsed);
-      typed = replacedAt(typed, path, exact ?? parsed);
-      const standIn = validationStandIn(exact);
+      const integer = exact(path, parsed);
+      typed = replacedAt(typed, path, integer ?? parsed);
+      const standIn = validationStandIn(integer);
       if (standIn !== parsed) forValidation = replacedAt(forValidation, path, standIn);
     }
+    return { ok: true, forValidation, typed };
+  }
+  // Many (int64s in an array): one copy each, changed in place, so the work stays linear.
+  const typed = structuredClone(value);
+  const forValidation = structuredClone(value);
+  for (const path of paths) {
+    const parsed = readAt(value, path) as number;
+    const integer = exact(path, parsed);
+    setAt(typed, path, integer ?? parsed);
+    setAt(forValidation, path, validationStandIn(integer));
   }
   return { ok: true, forValidation, typed };
 }
 
+/** Up to this many int64s in a body, each is replaced by copying its path. */
+const FEW = 8;
+
 /**
- * The exact value of the number JSON.parse read as `parsed` at `path`, or null if it is not an
- * integer. The common case needs no second reading: JSON.parse rounds correctly, so a literal of
- * at most 15 digits (nowhere in the text are there 16 digits and dots in a row) that gave a safe
- * integer was that integer exactly. A negative exponent could have underflowed a fraction to 0
- * (1e-400), so text with one takes the exact path too, as does everything else.
+ * Reads the exact value of the number JSON.parse read as `parsed` at a path, or null if it is
+ * not an integer. The common case needs no second reading: JSON.parse rounds correctly, so a
+ * literal of at most 15 digits (nowhere in the text are there 16 digits and dots in a row) that
+ * gave a safe integer was that integer exactly. A negative exponent could have underflowed a
+ * fraction to 0 (1e-400), so text with one takes the exact path too, as does everything else.
+ * The text is scanned for that once per body; with many int64s their literals come from one
+ * lossless parse rather than a scan of the text each.
  */
-function exactInteger(text: string, path: readonly JsonStep[], parsed: number): bigint | null {
-  if (Number.isSafeInteger(parsed) && !MAY_NEED_EXACT_READING.test(text)) return BigInt(parsed);
-  return integerFromLiteral(literalAt(text, path) ?? "");
+function exactReader(
+  text: string,
+  count: number,
+): (path: readonly JsonStep[], parsed: number) => bigint | null {
+  const mayNeedExact = MAY_NEED_EXACT_READING.test(text);
+  let literals: unknown;
+  const literal = (path: readonly JsonStep[]): string | undefined => {
+    if (count <= FEW) return literalAt(text, path);
+    literals ??= losslessOrNull(text);
+    const found = literals === null ? undefined : readAt(literals, path);
+    return isLosslessNumber(found) ? found.value : literalAt(text, path);
+  };
+  return (path, parsed) => {
+    if (Number.isSafeInteger(parsed) && !mayNeedExact) return BigInt(parsed);
+    return integerFromLiteral(literal(path) ?? "");
+  };
+}
+
+/** The text parsed with every number kept as its literal; null if that parser cannot (depth). */
+function losslessOrNull(text: string): unknown {
+  try {
+    return parseLossless(text);
+  } catch {
+    return null;
+  }
+}
+
+function setAt(value: unknown, path: readonly JsonStep[], replacement: unknown): void {
+  const parent = readAt(value, path.slice(0, -1)) as Record<string, unknown>;
+  parent[String(path.at(-1))] = replacement;
 }
 
 function readAt(value: unknown, path: readonly JsonStep[]): unknown {

@@ -57,6 +57,24 @@ describe("int64 locations from any schema", () => {
     expect(forValidation?.batches[1]?.code).toBeGreaterThanOrEqual(2 ** 63);
   });
 
+  it("when a body holds thousands of int64s in an array, then every one is read exactly, and the rest of the body is untouched", () => {
+    const codes = Array.from({ length: 5000 }, (_, i) =>
+      i % 2 === 0 ? BigInt(i) : 2n ** 53n + BigInt(i),
+    );
+    const text = `{"count":1,"batches":[${codes.map((code) => `{"code":${code}}`).join(",")}]}`;
+    expect(text.length).toBeLessThan(64 * 1024 * 2);
+    const body = interpretBody({ "content-type": "application/json" }, Buffer.from(text), {
+      int64: int64Locations(schema),
+      described: "a JSON object",
+    });
+    if (!body.ok) throw new Error(body.problem.message);
+    const typed = body.typed as { count: number; batches: { code: bigint }[] };
+    expect(typed.count).toBe(1);
+    expect(typed.batches.map((batch) => batch.code)).toEqual(codes);
+    const checked = body.forValidation as { batches: { code: number }[] };
+    expect(checked.batches[1]?.code).toBe(Number(codes[1]));
+  });
+
   it("when the client parses an answer with int64s at those locations, then exactly those become bigints", () => {
     // As generated/plants.ts tabulates them for the client.
     const locations = int64Locations(schema).map((l) =>
