@@ -89,6 +89,8 @@ export function createClient(options: ClientOptions): PlantStoreClient {
     let mayHaveActed = false;
     for (let attempt = 1; ; attempt++) {
       let wait: number;
+      // What to give up with when out of budget: the last 503, or the last network error.
+      let answered: { response: Response; text: string } | undefined;
       let failure: unknown;
       try {
         const response = await doFetch(url, {
@@ -102,10 +104,11 @@ export function createClient(options: ClientOptions): PlantStoreClient {
           signal: AbortSignal.timeout(timeoutMs),
         });
         const text = await response.text();
-        if (response.status !== 503) return { response, text, mayHaveActed };
+        if (response.status !== 503 || attempt >= retry.attempts) {
+          return { response, text, mayHaveActed };
+        }
+        answered = { response, text };
         wait = retryAfterMs(response.headers.get("retry-after"), attempt);
-        failure = new PlantStoreError(503, errorBodyOf(text, 503), response.headers);
-        if (attempt >= retry.attempts) return { response, text, mayHaveActed };
       } catch (error) {
         if (attempt >= retry.attempts) throw error;
         if (!refusedConnection(error)) mayHaveActed = true;
@@ -115,6 +118,7 @@ export function createClient(options: ClientOptions): PlantStoreClient {
       wait = Math.min(wait, retry.maxDelayMs);
       // No attempt starts past the budget: what failed last is the answer.
       if (Date.now() - started + wait > retry.budgetMs) {
+        if (answered !== undefined) return { ...answered, mayHaveActed };
         throw failure;
       }
       await new Promise((resolve) => setTimeout(resolve, wait));
@@ -255,16 +259,6 @@ function retryAfterMs(header: string | null, attempt: number): number {
 function refusedConnection(error: unknown): boolean {
   const cause = (error as { cause?: { code?: unknown } }).cause;
   return cause?.code === "ECONNREFUSED";
-}
-
-function errorBodyOf(text: string, status: number): PlantStoreError["body"] {
-  try {
-    const body = JSON.parse(text) as PlantStoreError["body"];
-    if (typeof body?.message === "string") return { error: status, message: body.message };
-  } catch {
-    // not the Error body
-  }
-  return { error: status, message: text };
 }
 
 const backoffMs = (attempt: number): number => 200 * 2 ** (attempt - 1);

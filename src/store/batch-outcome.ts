@@ -1,5 +1,11 @@
 // What a batched write reports for each create, and how that becomes the create's result.
-import { type CreateResult, type NewPlant, type Plant, samePlant } from "./store.ts";
+import {
+  type CreateResult,
+  type NewPlant,
+  type Plant,
+  type StoredPlant,
+  samePlant,
+} from "./store.ts";
 
 /** Per create in a batch: inserted now, or the row that was already stored under its id. */
 export type RowOutcome = { inserted: true } | { inserted: false; name: string; tag: string | null };
@@ -46,3 +52,11 @@ export function outcomesInOrder(
 
 export const toPlant = (row: { name: string; tag: string | null }): Plant =>
   row.tag === null ? { name: row.name } : { name: row.name, tag: row.tag };
+
+/** A row read with its id, as the store answers it: no tag when none was stored. */
+export const toStoredPlant = (row: {
+  id: bigint;
+  name: string;
+  tag: string | null;
+}): StoredPlant =>
+  row.tag === null ? { id: row.id, name: row.name } : { id: row.id, name: row.name, tag: row.tag };

@@ -2,7 +2,13 @@
 // a bounded pool shared by every request, ids as BIGINT <-> BigInt both ways.
 import postgres, { type PendingQuery, type Row, type Sql } from "postgres";
 import { type PostgresDatabase, redactUrl } from "../config.ts";
-import { outcomesInOrder, type RowOutcome, resultOf, toPlant } from "./batch-outcome.ts";
+import {
+  outcomesInOrder,
+  type RowOutcome,
+  resultOf,
+  toPlant,
+  toStoredPlant,
+} from "./batch-outcome.ts";
 import { createBatcher } from "./batcher.ts";
 import { createFaultLatch } from "./fault-latch.ts";
 import { asStoreError, isRetryableTransaction } from "./postgres-errors.ts";
@@ -14,7 +20,6 @@ import {
   type MigrationResult,
   type NewPlant,
   type Store,
-  type StoredPlant,
   StoreUnavailableError,
 } from "./store.ts";
 
@@ -101,11 +106,12 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
 
   const faults = createFaultLatch();
 
-  const writeWithRetries = async (plants: readonly NewPlant[]): Promise<RowOutcome[]> => {
+  /** A write under one deadline, tried again when the engine aborts it as contended. */
+  const withRetries = async <T>(write: (deadline: number) => Promise<T>): Promise<T> => {
     const deadline = Date.now() + db.queryTimeoutMs + CLIENT_GRACE_MS;
     for (let tries = 1; ; tries++) {
       try {
-        return await writeBatch(plants, deadline);
+        return await write(deadline);
       } catch (error) {
         // Distributed engines abort contended transactions; each statement is idempotent.
         if (isRetryableTransaction(error) && tries < TRANSACTION_ATTEMPTS) continue;
@@ -113,6 +119,9 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
       }
     }
   };
+
+  const writeWithRetries = (plants: readonly NewPlant[]): Promise<RowOutcome[]> =>
+    withRetries((deadline) => writeBatch(plants, deadline));
 
   const writeBatch = async (plants: readonly NewPlant[], deadline: number) => {
     // Ids travel as text and are cast on the server, so none passes through a double. For
@@ -171,30 +180,19 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
             ORDER BY id LIMIT ${limit}`,
           Date.now() + db.queryTimeoutMs + CLIENT_GRACE_MS,
         );
-        return rows.map(
-          ({ id, name, tag }): StoredPlant => (tag === null ? { id, name } : { id, name, tag }),
-        );
+        return rows.map(toStoredPlant);
       } catch (error) {
         throw asStoreError(error);
       }
     },
     async delete(id) {
       // One statement, committed (synchronous_commit=on) before it answers.
-      const deadline = Date.now() + db.queryTimeoutMs + CLIENT_GRACE_MS;
-      return faults.watch(async () => {
-        for (let tries = 1; ; tries++) {
-          try {
-            const deleted = await run(
-              sql`DELETE FROM plants WHERE id = ${String(id)}::int8 RETURNING id`,
-              deadline,
-            );
-            return deleted.length === 1;
-          } catch (error) {
-            if (isRetryableTransaction(error) && tries < TRANSACTION_ATTEMPTS) continue;
-            throw asStoreError(error);
-          }
-        }
-      });
+      const deleted = await faults.watch(() =>
+        withRetries((deadline) =>
+          run(sql`DELETE FROM plants WHERE id = ${String(id)}::int8 RETURNING id`, deadline),
+        ),
+      );
+      return deleted.length === 1;
     },
     async ping() {
       const deadline = Date.now() + PING_TIMEOUT_MS;

@@ -6,7 +6,13 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
-import { type DeleteOutcome, type RowOutcome, resultOf, toPlant } from "./batch-outcome.ts";
+import {
+  type DeleteOutcome,
+  type RowOutcome,
+  resultOf,
+  toPlant,
+  toStoredPlant,
+} from "./batch-outcome.ts";
 import { createBatcher } from "./batcher.ts";
 import { createFaultLatch } from "./fault-latch.ts";
 import { sqliteStoreError } from "./sqlite-errors.ts";
@@ -22,7 +28,6 @@ import {
   type NewPlant,
   type Plant,
   type Store,
-  type StoredPlant,
   StoreUnavailableError,
 } from "./store.ts";
 
@@ -34,9 +39,6 @@ interface Row {
 interface StoredRow extends Row {
   id: bigint;
 }
-
-const toStoredPlant = ({ id, name, tag }: StoredRow): StoredPlant =>
-  tag === null ? { id, name } : { id, name, tag };
 
 /** Opens (creating if need be) and migrates the file, with the settings every write needs. */
 export function openSqliteDatabase(path: string): {

@@ -11,24 +11,15 @@ import { issueToken } from "../../src/auth/issue-token.ts";
 import { createClient, PlantStoreError } from "../../src/client/index.ts";
 import { INT64_MAX, INT64_MIN } from "../../src/http/int64.ts";
 import { TOKEN, uniqueId } from "../helpers/app.ts";
+import { useRunningServer } from "../helpers/running-server.ts";
 import { killLeftoverServers, type ServerProcess, startServer } from "../helpers/server-process.ts";
 import { sqliteEngine, storeEngines, type TestStore } from "../helpers/stores.ts";
 
 const BEYOND_DOUBLES = 2n ** 53n + 1n; // 9007199254740993: a double holds …992 or …994
 
 describe.each(storeEngines)("the client against a real server ($name)", (engine) => {
-  let db: TestStore;
-  let server: ServerProcess;
-  beforeAll(async () => {
-    db = await engine.create();
-    server = await startServer({ databaseUrl: db.url });
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await killLeftoverServers();
-    await db?.destroy();
-  });
-  const client = () => createClient({ baseUrl: server.url, token: TOKEN });
+  const running = useRunningServer(engine);
+  const client = () => createClient({ baseUrl: running().server.url, token: TOKEN });
 
   it("when 2^53+1 and the int64 bounds are created, read and listed, then every id comes back exactly as a bigint", async () => {
     for (const id of [BEYOND_DOUBLES, INT64_MAX, INT64_MIN]) {
@@ -37,7 +28,7 @@ describe.each(storeEngines)("the client against a real server ($name)", (engine)
         tag: "t",
       });
       expect(await client().getPlant(id)).toEqual({ id, name: `exact ${id}`, tag: "t" });
-      expect(await db.store.get(id)).toEqual({ name: `exact ${id}`, tag: "t" });
+      expect(await running().db.store.get(id)).toEqual({ name: `exact ${id}`, tag: "t" });
     }
     // The neighbour a double would have rounded to is not there.
     await expect(client().getPlant(BEYOND_DOUBLES - 1n)).rejects.toMatchObject({ status: 404 });
@@ -54,7 +45,7 @@ describe.each(storeEngines)("the client against a real server ($name)", (engine)
       /cannot hold this integer exactly.*pass a bigint/,
     );
     await expect(client().getPlant(unsafe)).rejects.toThrow(/pass a bigint/);
-    expect(await db.store.get(2n ** 53n + 2n)).toBeUndefined();
+    expect(await running().db.store.get(2n ** 53n + 2n)).toBeUndefined();
   });
 
   it("when the server refuses, then the error is a PlantStoreError with the status and the Error body (409, 401, 403, 404)", async () => {
@@ -71,16 +62,19 @@ describe.each(storeEngines)("the client against a real server ($name)", (engine)
         message: `a plant with id ${id} already exists with a different name or tag`,
       },
     });
-    const stranger = createClient({ baseUrl: server.url, token: "not-a-known-token-0123456789" });
+    const stranger = createClient({
+      baseUrl: running().server.url,
+      token: "not-a-known-token-0123456789",
+    });
     await expect(stranger.getPlant(id)).rejects.toMatchObject({
       status: 401,
       body: { error: 401 },
     });
-    const { token } = await issueToken(db.store.tokens, {
+    const { token } = await issueToken(running().db.store.tokens, {
       name: `reader-${uniqueId()}`,
       scopes: ["plants:read"],
     });
-    const reader = createClient({ baseUrl: server.url, token });
+    const reader = createClient({ baseUrl: running().server.url, token });
     expect(await reader.getPlant(id)).toEqual({ id, name: "first" });
     await expect(reader.deletePlant(id)).rejects.toMatchObject({
       status: 403,
@@ -236,17 +230,7 @@ describe("retries", () => {
 });
 
 describe("plain openapi-fetch (ids as numbers, JSON.parse), for comparison", () => {
-  let db: TestStore;
-  let server: ServerProcess;
-  beforeAll(async () => {
-    db = await sqliteEngine.create();
-    server = await startServer({ databaseUrl: db.url });
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await killLeftoverServers();
-    await db?.destroy();
-  });
+  const running = useRunningServer(sqliteEngine);
 
   it("when 9007199254740993 is created and read the usual way, then the wrong plant is stored and the id read back is rounded", async () => {
     // What a generator that types int64 as number produces; the literal is already a double.
@@ -257,19 +241,19 @@ describe("plain openapi-fetch (ids as numbers, JSON.parse), for comparison", () 
           responses: { 200: { content: { "application/json": unknown } } };
         };
       };
-    }>({ baseUrl: server.url, headers: { authorization: `Bearer ${TOKEN}` } });
+    }>({ baseUrl: running().server.url, headers: { authorization: `Bearer ${TOKEN}` } });
     const { response } = await plain.POST("/plants", {
       // biome-ignore lint/correctness/noPrecisionLoss: the precision loss is what this shows
       body: { id: 9007199254740993, name: "the usual way" },
     });
     expect(response.status).toBe(200);
-    expect(await db.store.get(BEYOND_DOUBLES)).toBeUndefined();
-    expect(await db.store.get(BEYOND_DOUBLES - 1n)).toEqual({ name: "the usual way" });
+    expect(await running().db.store.get(BEYOND_DOUBLES)).toBeUndefined();
+    expect(await running().db.store.get(BEYOND_DOUBLES - 1n)).toEqual({ name: "the usual way" });
 
     // And reading an exact id with JSON.parse rounds it.
-    const exact = createClient({ baseUrl: server.url, token: TOKEN });
+    const exact = createClient({ baseUrl: running().server.url, token: TOKEN });
     await exact.createPlant({ id: BEYOND_DOUBLES + 2n, name: "odd" });
-    const answer = await fetch(`${server.url}/plants/${BEYOND_DOUBLES + 2n}`, {
+    const answer = await fetch(`${running().server.url}/plants/${BEYOND_DOUBLES + 2n}`, {
       headers: { authorization: `Bearer ${TOKEN}` },
     });
     const text = await answer.text();

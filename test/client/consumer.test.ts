@@ -8,13 +8,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOKEN } from "../helpers/app.ts";
 import { runToExit } from "../helpers/run-process.ts";
-import {
-  killLeftoverServers,
-  REPO_ROOT,
-  type ServerProcess,
-  startServer,
-} from "../helpers/server-process.ts";
-import { sqliteEngine, type TestStore } from "../helpers/stores.ts";
+import { useRunningServer } from "../helpers/running-server.ts";
+import { REPO_ROOT } from "../helpers/server-process.ts";
+import { sqliteEngine } from "../helpers/stores.ts";
 
 const CONSUMER = `import { createClient } from "plantstore/client";
 const client = createClient({ baseUrl: process.env.URL, token: process.env.TOKEN });
@@ -26,8 +22,7 @@ console.log(JSON.stringify({ id: String(plant.id), exact: plant.id === id, name:
 
 describe("plantstore/client in a fresh project", () => {
   let project = "";
-  let db: TestStore;
-  let server: ServerProcess;
+  const running = useRunningServer(sqliteEngine);
   beforeAll(async () => {
     const built = await runToExit("npm", ["run", "-s", "build:client"], { env: {} });
     expect(built.code, built.stdout + built.stderr).toBe(0);
@@ -53,13 +48,8 @@ describe("plantstore/client in a fresh project", () => {
         files: ["consumer.ts"],
       }),
     );
-    db = await sqliteEngine.create();
-    server = await startServer({ databaseUrl: db.url });
   }, 60_000);
   afterAll(async () => {
-    await server?.stop();
-    await killLeftoverServers();
-    await db?.destroy();
     if (project !== "") rmSync(project, { recursive: true, force: true });
   });
 
@@ -71,7 +61,7 @@ describe("plantstore/client in a fresh project", () => {
 
   it("when run with node against a running server, then id 9007199254740993 round-trips exactly", async () => {
     const run = await runToExit("node", [join(project, "consumer.mjs")], {
-      env: { URL: server.url, TOKEN },
+      env: { URL: running().server.url, TOKEN },
     });
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({
@@ -79,6 +69,8 @@ describe("plantstore/client in a fresh project", () => {
       exact: true,
       name: "from a fresh project",
     });
-    expect(await db.store.get(9007199254740993n)).toEqual({ name: "from a fresh project" });
+    expect(await running().db.store.get(9007199254740993n)).toEqual({
+      name: "from a fresh project",
+    });
   });
 });
