@@ -20,7 +20,7 @@ import { type ConnectionGuard, guardConnections } from "./http/connections.ts";
 import { addCors } from "./http/cors.ts";
 import { addDraining } from "./http/draining.ts";
 import { exactJson } from "./http/exact-json.ts";
-import { addOperationRoutes, routedOperation } from "./http/operation-routes.ts";
+import { addOperationRoutes, type Routed, routedOperation } from "./http/operation-routes.ts";
 import { addOverloadGuard } from "./http/overload.ts";
 import { createRateLimits, refusalOf } from "./http/rate-limit.ts";
 import { parserErrorResponse, writeRawResponse } from "./http/raw-response.ts";
@@ -58,6 +58,12 @@ export interface AppOptions {
   ops?: OpsConfig;
   /** PLANTSTORE_PUBLIC_URL: the `servers` URL of the published document; else where it listens. */
   publicUrl?: string | undefined;
+  /**
+   * Every request through openapi-backend's own `handleRequest`, without the per-operation
+   * routes and their shortcuts: the reference that test/spec/differential.test.ts holds the
+   * shortcuts to. Never set in production.
+   */
+  referencePipeline?: boolean;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -99,6 +105,36 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   });
 
+  // Before any plugin adds a route: a route keeps the error handler set when it was added, and
+  // @fastify/cors adds one (OPTIONS *), whose body errors must get the Error shape too.
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
+    if (request.raw.readableAborted) {
+      // The client went away mid-request: nobody to answer, and no fault of ours. (Not
+      // `destroyed`: Node destroys every request once its body has been read in full.)
+      request.log.info({ code: error.code }, "request aborted by the client");
+      // Nobody reads it, but even this answer keeps the contract's shape.
+      return send(reply, errorResponse(400, "the request was not received in full"));
+    }
+    const bodyProblem = bodyStageProblem(error);
+    try {
+      // Fastify refused the body (too large, unparseable Content-Type) before routing: still
+      // answer 404/405/401 first, exactly as for any other body problem.
+      if (bodyProblem !== undefined) return await handle(request, reply, bodyProblem);
+    } catch (handlingError) {
+      request.log.error({ err: handlingError }, "request failed");
+      return send(reply, internalError(request));
+    }
+    if (isClientError(error)) {
+      return send(reply, errorResponse(error.statusCode ?? 400, error.message));
+    }
+    if (error instanceof StoreUnavailableError) {
+      request.log.warn({ reason: error.message }, "store unavailable");
+      return send(reply, storeUnavailable);
+    }
+    request.log.error({ err: error }, "request failed");
+    return send(reply, internalError(request));
+  });
+
   const authenticator = await options.authenticator(app.log);
   app.addHook("onClose", () => authenticator.close());
   // ---- Operating (README "Operating"): metrics, probes, CORS, overload, rate limits ----
@@ -135,7 +171,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     app,
     metrics,
     (request) =>
-      routedOperation(api, request)?.operationId ?? operationIdOf(api, request.method, request.url),
+      routedOperation(api, request)?.operation.operationId ??
+      operationIdOf(api, request.method, request.url),
   );
   addSecurityHeaders(app);
   echoRequestId(app);
@@ -149,10 +186,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const rateLimits = createRateLimits(ops);
   // ---- end Operating ----
 
-  app.addHook("onRequest", async (request, reply) => {
+  app.addHook("onRequest", (request, reply, done) => {
     const refusal = checkRequestHead(request);
-    if (refusal !== undefined) return send(reply, refusal);
+    if (refusal !== undefined) {
+      send(reply, refusal);
+      return;
+    }
     setAsideContentType(request);
+    done();
   });
 
   // Every body is kept as raw bytes whatever its content type: what it means is decided
@@ -168,7 +209,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     request: FastifyRequest,
     reply: FastifyReply,
     problem?: Body,
-    routedTo?: Operation,
+    routedTo?: Routed,
   ) => {
     const readBody = (shape: BodyShape) =>
       problem ??
@@ -197,10 +238,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       onAuthFailure,
       beforeAuthentication: (operation) => rateLimits.beforeAuthentication(request, operation),
       afterAuthentication: (outcome) => rateLimits.afterAuthentication(request, outcome),
+      ...(routedTo?.params === undefined ? {} : { params: routedTo.params }),
     };
     const answer = await (routedTo === undefined
       ? decide(facts)
-      : decideRouted(routedTo, facts)
+      : decideRouted(routedTo.operation, facts)
     ).catch(refusalOf);
     // Announced on what the caller's own requests got (2xx, 4xx), as the YAML documents it.
     const limit = answer.status < 500 ? rateLimits.headersFor(request) : undefined;
@@ -210,9 +252,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     );
   };
 
-  addOperationRoutes(app, api, (request, reply, operation) =>
-    handle(request, reply, undefined, operation),
-  );
+  if (options.referencePipeline !== true) {
+    addOperationRoutes(app, api, (request, reply, routed) =>
+      handle(request, reply, undefined, routed),
+    );
+  }
 
   // OPTIONS * is @fastify/cors's (src/http/cors.ts): it answers preflights and hands every
   // other OPTIONS to the not-found handler below, which routes it like any request.
@@ -246,34 +290,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.server.on("checkExpectation", (request: IncomingMessage, response: ServerResponse) =>
     app.server.emit("request", request, response),
   );
-
-  app.setErrorHandler(async (error: FastifyError, request, reply) => {
-    if (request.raw.readableAborted) {
-      // The client went away mid-request: nobody to answer, and no fault of ours. (Not
-      // `destroyed`: Node destroys every request once its body has been read in full.)
-      request.log.info({ code: error.code }, "request aborted by the client");
-      // Nobody reads it, but even this answer keeps the contract's shape.
-      return send(reply, errorResponse(400, "the request was not received in full"));
-    }
-    const bodyProblem = bodyStageProblem(error);
-    try {
-      // Fastify refused the body (too large, unparseable Content-Type) before routing: still
-      // answer 404/405/401 first, exactly as for any other body problem.
-      if (bodyProblem !== undefined) return await handle(request, reply, bodyProblem);
-    } catch (handlingError) {
-      request.log.error({ err: handlingError }, "request failed");
-      return send(reply, internalError(request));
-    }
-    if (isClientError(error)) {
-      return send(reply, errorResponse(error.statusCode ?? 400, error.message));
-    }
-    if (error instanceof StoreUnavailableError) {
-      request.log.warn({ reason: error.message }, "store unavailable");
-      return send(reply, storeUnavailable);
-    }
-    request.log.error({ err: error }, "request failed");
-    return send(reply, internalError(request));
-  });
 
   return app;
 }

@@ -32,14 +32,13 @@ export async function addCors(
   const allowed = (origin: string | undefined): boolean =>
     origin !== undefined && (origins === "*" || origins.includes(origin));
 
-  app.addHook("onRequest", async (request, reply) => {
-    if (isPreflight(request) && !allowed(request.headers.origin)) {
-      const message =
-        origins.length === 0
-          ? "cross-origin requests are not enabled on this server (PLANTSTORE_CORS_ORIGINS)"
-          : `the origin ${request.headers.origin} may not call this server (PLANTSTORE_CORS_ORIGINS)`;
-      return send(reply, errorResponse(403, message));
-    }
+  app.addHook("onRequest", (request, reply, done) => {
+    if (!isPreflight(request) || allowed(request.headers.origin)) return done();
+    const message =
+      origins.length === 0
+        ? "cross-origin requests are not enabled on this server (PLANTSTORE_CORS_ORIGINS)"
+        : `the origin ${request.headers.origin} may not call this server (PLANTSTORE_CORS_ORIGINS)`;
+    send(reply, errorResponse(403, message));
   });
 
   await app.register(cors, {

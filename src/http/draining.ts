@@ -11,15 +11,16 @@ export function addDraining(
   app.addHook("preClose", async () => {
     closing = true;
   });
-  app.addHook("onRequest", async (_request, reply) => {
-    if (closing) {
-      return send(
-        reply,
-        errorResponse(503, "the server is shutting down; retry shortly", { "retry-after": "1" }),
-      );
-    }
+  // Hooks on every request take Fastify's callback form: no promise per hook and request.
+  app.addHook("onRequest", (_request, reply, done) => {
+    if (!closing) return done();
+    send(
+      reply,
+      errorResponse(503, "the server is shutting down; retry shortly", { "retry-after": "1" }),
+    );
   });
-  app.addHook("onSend", async (_request, reply) => {
+  app.addHook("onSend", (_request, reply, payload, done) => {
     if (closing) reply.header("connection", "close");
+    done(null, payload);
   });
 }

@@ -6,10 +6,20 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from "fastify";
 import type { OpenAPIBackend, Operation } from "openapi-backend";
 
+/** A request matched to its operation by the operation's own route. */
+export interface Routed {
+  operation: Operation;
+  /**
+   * The path parameters as openapi-backend would parse them from the raw path, when Fastify's
+   * are exactly those (no %XX to decode, no empty segment); else openapi-backend parses them.
+   */
+  params?: Record<string, string>;
+}
+
 export type RoutedHandle = (
   request: FastifyRequest,
   reply: FastifyReply,
-  operation: Operation | undefined,
+  routed: Routed | undefined,
 ) => Promise<unknown>;
 
 export function addOperationRoutes(
@@ -33,21 +43,23 @@ export function addOperationRoutes(
  * target's raw path there too: a template-free path must be the document's exactly, a
  * templated one is matched by openapi-backend's router.
  */
-export function routedOperation(
-  api: OpenAPIBackend,
-  request: FastifyRequest,
-): Operation | undefined {
+export function routedOperation(api: OpenAPIBackend, request: FastifyRequest): Routed | undefined {
   const { operation } = request.routeOptions.config as { operation?: Operation };
   if (operation === undefined) return undefined;
   const path = pathOf(request.url);
-  if (!operation.path.includes("{")) return path === operation.path ? operation : undefined;
-  // Where the two routers could differ — Fastify decodes %XX in a parameter, and may take an
-  // empty segment for one — ask openapi-backend (which compiles a pattern per operation, so
-  // only then); otherwise Fastify's match, static routes first as openapi-backend's, stands.
-  const params = Object.values(request.params as Record<string, string>);
-  if (!path.includes("%") && params.every((value) => value !== "")) return operation;
+  if (!operation.path.includes("{")) {
+    return path === operation.path ? { operation, params: {} } : undefined;
+  }
+  // Where the two routers could differ — Fastify decodes %XX in a parameter, ends the path at
+  // a "#" (openapi-backend does not), and may take an empty segment for one — ask
+  // openapi-backend (which compiles a pattern per operation, so only then); otherwise
+  // Fastify's match, static routes first as openapi-backend's, stands.
+  const params = request.params as Record<string, string>;
+  let plain = !path.includes("%") && !path.includes("#");
+  for (const name in params) if (params[name] === "") plain = false;
+  if (plain) return { operation, params };
   const matched = api.router.matchOperation({ method: request.method, path, headers: {} });
-  return matched === operation ? operation : undefined;
+  return matched === operation ? { operation } : undefined;
 }
 
 /** The path of a request target as received, without its query. */

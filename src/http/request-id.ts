@@ -14,7 +14,8 @@ export function requestIdFor(request: IncomingMessage): string {
 }
 
 export function echoRequestId(app: FastifyInstance): void {
-  app.addHook("onSend", async (request, reply) => {
+  app.addHook("onSend", (request, reply, payload, done) => {
     reply.header("x-request-id", request.id);
+    done(null, payload);
   });
 }

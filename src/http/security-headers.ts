@@ -12,11 +12,12 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 const BANNERS = ["server", "x-powered-by"];
 
 export function addSecurityHeaders(app: FastifyInstance): void {
-  app.addHook("onSend", async (_request, reply) => {
+  app.addHook("onSend", (_request, reply, payload, done) => {
     // A route that sets its own (a cacheable document, say) keeps it.
-    for (const [name, value] of Object.entries(SECURITY_HEADERS)) {
-      if (!reply.hasHeader(name)) reply.header(name, value);
+    for (const name in SECURITY_HEADERS) {
+      if (!reply.hasHeader(name)) reply.header(name, SECURITY_HEADERS[name] as string);
     }
     for (const name of BANNERS) reply.removeHeader(name);
+    done(null, payload);
   });
 }

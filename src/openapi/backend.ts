@@ -18,6 +18,8 @@ import type { OperationHandlers } from "./operation-types.ts";
 export interface Call {
   /** The request given to openapi-backend; its query and body become the values read. */
   readonly request: Request;
+  /** Path parameters, when the operation's own route matched them as openapi-backend would. */
+  readonly params?: Record<string, string>;
   /** Interprets the raw body as the operation's body (src/http/body.ts). */
   readonly readBody: (shape: BodyShape) => Body;
   /** Set once the caller is authenticated (or needs not be): what was read, or why not. */

@@ -14,6 +14,8 @@ export interface RequestFacts {
   headers: IncomingHttpHeaders;
   /** Parsed query; without it openapi-backend parses the target's, dropping __proto__ & co. */
   query?: unknown;
+  /** Path parameters, when the operation's route matched them as openapi-backend would. */
+  params?: Record<string, string>;
   readBody: Call["readBody"];
   onAuthFailure?: (failure: AuthFailure) => void;
   /** Runs once the request is routed, before credentials are checked (src/http/rate-limit.ts). */
@@ -41,7 +43,7 @@ export function createDecideRouted(api: OpenAPIBackend): DecideRouted {
 
 function callFor(facts: RequestFacts): Call {
   const { method, target, headers, query, readBody, onAuthFailure } = facts;
-  const { beforeAuthentication, afterAuthentication } = facts;
+  const { beforeAuthentication, afterAuthentication, params } = facts;
   const request: Request = {
     method,
     path: originForm(target),
@@ -51,6 +53,7 @@ function callFor(facts: RequestFacts): Call {
   return {
     request,
     readBody,
+    ...(params === undefined ? {} : { params }),
     ...(onAuthFailure === undefined ? {} : { onAuthFailure }),
     ...(beforeAuthentication === undefined ? {} : { beforeAuthentication }),
     ...(afterAuthentication === undefined ? {} : { afterAuthentication }),

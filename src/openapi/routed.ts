@@ -20,32 +20,35 @@ export function createRoutedHandler(api: OpenAPIBackend): RoutedHandler {
   };
   // Fail closed, as strict handleRequest does: these must all exist.
   const unauthorized = required("unauthorizedHandler");
+  const preRouting = handler("preRoutingHandler");
+  const postRouting = handler("postRoutingHandler");
+  const postSecurity = handler("postSecurityHandler");
+  const preOperation = handler("preOperationHandler");
+  // What handleRequest works out from the operation on every request, worked out once.
+  const plans = new Map(api.router.getOperations().map((op) => [op, planFor(op, required)]));
 
   return async (operation, call) => {
-    const request: Request = call.request;
+    const plan = plans.get(operation) ?? planFor(operation, required);
     const context = {
       api,
       operation,
-      request: api.router.parseRequest(request, operation),
+      request: parsedByRoute(call, plan) ?? api.router.parseRequest(call.request, operation),
     } as unknown as Context;
-    await handler("preRoutingHandler")?.(context, call);
-    await handler("postRoutingHandler")?.(context, call);
+    await preRouting?.(context, call);
+    await postRouting?.(context, call);
 
-    const requirements = operation.security ?? [];
     const results: Record<string, unknown> = {};
     await Promise.all(
-      [...new Set(requirements.flatMap((requirement) => Object.keys(requirement)))].map(
-        async (scheme) => {
-          const check = api.securityHandlers[scheme] as Handler | undefined;
-          results[scheme] = undefined;
-          if (check === undefined) return;
-          try {
-            results[scheme] = await check(context, call);
-          } catch (error) {
-            results[scheme] = { error: error || new Error("security handler rejected") };
-          }
-        },
-      ),
+      plan.schemes.map(async (scheme) => {
+        const check = api.securityHandlers[scheme] as Handler | undefined;
+        results[scheme] = undefined;
+        if (check === undefined) return;
+        try {
+          results[scheme] = await check(context, call);
+        } catch (error) {
+          results[scheme] = { error: error || new Error("security handler rejected") };
+        }
+      }),
     );
     const satisfied = (scheme: string) => {
       const result = results[scheme];
@@ -53,18 +56,69 @@ export function createRoutedHandler(api: OpenAPIBackend): RoutedHandler {
         Boolean(result) && !(typeof result === "object" && (result as { error?: unknown }).error)
       );
     };
-    const authorized = requirements.some((requirement) =>
-      Object.keys(requirement).every(satisfied),
-    );
+    const authorized = plan.requirements.some((requirement) => requirement.every(satisfied));
     context.security = { ...results, authorized };
-    await handler("postSecurityHandler")?.(context, call);
-    if (!authorized && requirements.length > 0) {
+    await postSecurity?.(context, call);
+    if (!authorized && plan.requirements.length > 0) {
       return (await unauthorized(context, call)) as ApiResponse;
     }
 
     // Validated as read, in postSecurityHandler (src/openapi/inputs.ts), as in handleRequest.
-    await handler("preOperationHandler")?.(context, call);
-    const operationHandler = required(operation.operationId ?? "");
-    return (await operationHandler(context, call)) as ApiResponse;
+    await preOperation?.(context, call);
+    return (await plan.handle(context, call)) as ApiResponse;
   };
+}
+
+interface Plan {
+  /** Each security requirement as the scheme names it needs, all of them. */
+  requirements: readonly (readonly string[])[];
+  /** Every scheme any requirement names, once. */
+  schemes: readonly string[];
+  /** Whether openapi-backend's parseRequest would leave the query as given (see below). */
+  plainQuery: boolean;
+  handle: Handler;
+}
+
+function planFor(operation: Operation, required: (name: string) => Handler): Plan {
+  const requirements = (operation.security ?? []).map((requirement) => Object.keys(requirement));
+  const parameters = (operation.parameters ?? []) as {
+    in?: string;
+    explode?: boolean;
+    content?: unknown;
+  }[];
+  return {
+    requirements,
+    schemes: [...new Set(requirements.flat())],
+    // parseRequest rewrites a query parameter given as JSON content or as a non-exploded list.
+    plainQuery: !parameters.some(
+      (p) => p.in === "query" && (p.content !== undefined || p.explode === false),
+    ),
+    handle: required(operation.operationId ?? ""),
+  };
+}
+
+/**
+ * What openapi-backend's parseRequest would give for a request whose route has matched the
+ * path parameters exactly as it would (src/http/operation-routes.ts), built without parsing
+ * again; undefined where it would compute more: cookies, or a query it rewrites.
+ */
+function parsedByRoute(call: Call, plan: Plan): Request | undefined {
+  const { request, params } = call;
+  const { query, headers } = request;
+  if (params === undefined || !plan.plainQuery || typeof query !== "object") return undefined;
+  if (headers["cookie"] !== undefined) return undefined;
+  const path = request.path.trim();
+  const queryAt = path.indexOf("?");
+  return {
+    ...request,
+    method: request.method.trim().toLowerCase(),
+    path: queryAt === -1 ? path : path.slice(0, queryAt),
+    params,
+    // Node's header names are lower-case already, as parseRequest makes them.
+    headers,
+    // parseRequest hands on a copy; nothing here changes it.
+    query,
+    cookies: {},
+    requestBody: undefined,
+  } as Request;
 }

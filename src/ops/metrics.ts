@@ -71,7 +71,7 @@ export function addRequestMetrics(
   metrics: Metrics,
   operationOf: (request: FastifyRequest) => string | undefined,
 ): void {
-  app.addHook("onResponse", async (request, reply) => {
+  app.addHook("onResponse", (request, reply, done) => {
     const labels = {
       // Unrouted paths share one label, so no client can grow the series without bound.
       route: operationOf(request) ?? "unmatched",
@@ -82,6 +82,7 @@ export function addRequestMetrics(
     metrics.requestSeconds.observe(labels, reply.elapsedTime / 1000);
     const reason = authFailureOf(reply);
     if (reason !== undefined) metrics.authFailures.inc({ reason });
+    done();
   });
   app.server.on("drop", () => metrics.connectionsDropped.inc());
 }

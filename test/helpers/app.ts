@@ -21,7 +21,9 @@ export interface TestApp {
 /** Authentication beyond the two static test tokens and the store's managed tokens, and
  * operating settings changed from their defaults. */
 export type TestAppOptions = Partial<Pick<AuthenticatorOptions, "jwt" | "managed">> &
-  Pick<AppOptions, "onAuthFailure" | "publicUrl"> & { ops?: Partial<OpsConfig> };
+  Pick<AppOptions, "onAuthFailure" | "publicUrl" | "referencePipeline"> & {
+    ops?: Partial<OpsConfig>;
+  };
 
 /** The app on a fresh store; pass `logLines` to collect its log lines (parsed) instead of silence. */
 export async function createTestApp(
@@ -42,6 +44,9 @@ export async function createTestApp(
       }),
     ...(options.onAuthFailure === undefined ? {} : { onAuthFailure: options.onAuthFailure }),
     ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
+    ...(options.referencePipeline === undefined
+      ? {}
+      : { referencePipeline: options.referencePipeline }),
     ops: { ...defaultOpsConfig(), ...options.ops },
     ...(logLines === undefined
       ? { logLevel: "silent" }
@@ -122,7 +127,8 @@ export function expectError(
 
 /**
  * Every answer app.inject gives in a test is checked against openapi/plants.yaml
- * (test/helpers/contract.ts); a mismatch rejects the inject, so the test fails naming it.
+ * (test/helpers/contract.ts); a mismatch rejects the inject, so the test fails naming it. The
+ * rejection's `response` is the answer.
  */
 function checkEveryAnswer(app: FastifyInstance): void {
   const inject = app.inject.bind(app);
@@ -133,16 +139,21 @@ function checkEveryAnswer(app: FastifyInstance): void {
       headers = {},
     } = typeof options === "string" ? { url: options } : options;
     return inject(options).then((res) => {
-      assertDocumented({
-        method: String(method).toUpperCase(),
-        url: typeof url === "string" ? url : url.pathname,
-        requestHeaders: Object.fromEntries(
-          Object.entries(headers).map(([name, value]) => [name.toLowerCase(), String(value)]),
-        ),
-        status: res.statusCode,
-        headers: res.headers,
-        body: res.body,
-      });
+      try {
+        assertDocumented({
+          method: String(method).toUpperCase(),
+          url: typeof url === "string" ? url : url.pathname,
+          requestHeaders: Object.fromEntries(
+            Object.entries(headers).map(([name, value]) => [name.toLowerCase(), String(value)]),
+          ),
+          status: res.statusCode,
+          headers: res.headers,
+          body: res.body,
+        });
+      } catch (error) {
+        // The answer goes with the rejection, for a test that compares answers whatever they are.
+        throw Object.assign(error as Error, { response: res });
+      }
       return res;
     });
   };
