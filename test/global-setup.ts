@@ -1,5 +1,6 @@
 // Runs once around the whole test run: says when the PostgreSQL suites are skipped, and
 // fails the run when CI requires them (PLANTSTORE_REQUIRE_POSTGRES=1) but none ran.
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +14,8 @@ declare module "vitest" {
 }
 
 export default function setup(project: TestProject): () => void {
+  // The process suites run the server as `npm start` does: compiled, from dist/server/.
+  execFileSync(process.execPath, ["scripts/build-server.mjs"], { stdio: "inherit" });
   const markers = mkdtempSync(join(tmpdir(), "plantstore-pg-runs-"));
   project.provide("postgresRunMarkers", markers);
   const required = process.env["PLANTSTORE_REQUIRE_POSTGRES"] === "1";

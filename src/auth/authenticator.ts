@@ -6,7 +6,6 @@
 import { JWT_SHAPE, type JwtConfig } from "../config.ts";
 import type { TokenStore } from "../store/tokens.ts";
 import { parseBearer } from "./bearer.ts";
-import { createJwtVerifier } from "./jwt.ts";
 import { isManagedToken } from "./managed-token.ts";
 import { type AuthLog, type ManagedTokensOptions, openManagedTokens } from "./managed-tokens.ts";
 import { type AuthOutcome, failure, type Principal } from "./outcome.ts";
@@ -33,7 +32,11 @@ export interface AuthenticatorOptions {
 export async function createAuthenticator(options: AuthenticatorOptions): Promise<Authenticator> {
   const { log } = options;
   const checkStatic = createStaticTokens(options.staticTokens);
-  const verifyJwt = options.jwt === undefined ? undefined : createJwtVerifier(options.jwt, log);
+  // jose is loaded only when JWTs are configured.
+  const verifyJwt =
+    options.jwt === undefined
+      ? undefined
+      : (await import("./jwt.ts")).createJwtVerifier(options.jwt, log);
   const managed = await openManagedTokens(options.tokens, { ...options.managed, log });
 
   const check = async (token: string): Promise<AuthOutcome> => {

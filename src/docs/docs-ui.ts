@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { errorResponse } from "../http/responses.ts";
 import type { OperationHandler } from "../openapi/operation-types.ts";
 
@@ -17,7 +18,11 @@ const JS = "text/javascript; charset=utf-8";
 const ASSETS: Readonly<Record<string, { path: string; contentType: typeof CSS | typeof JS }>> = {
   "swagger-ui.css": { path: join(SWAGGER_UI_DIR, "swagger-ui.css"), contentType: CSS },
   "swagger-ui-bundle.js": { path: join(SWAGGER_UI_DIR, "swagger-ui-bundle.js"), contentType: JS },
-  "init.js": { path: new URL("./init.js", import.meta.url).pathname, contentType: JS },
+  // From the project root, so that it resolves from the bundle in dist/server/ too.
+  "init.js": {
+    path: fileURLToPath(new URL("../../src/docs/init.js", import.meta.url)),
+    contentType: JS,
+  },
 };
 
 // Relative URLs, so that the page also works behind a proxy that adds a path prefix.

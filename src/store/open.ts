@@ -1,12 +1,17 @@
 // Chooses the engine DATABASE_URL names. A PostgreSQL server that is not up yet (a
 // container starting beside us, a failover) is retried until the start-up deadline.
+// Each engine's code and driver is loaded only when the URL names it: a SQLite service never
+// loads the PostgreSQL driver, nor a PostgreSQL one better-sqlite3 (memory, BENCHMARKS.md).
 import { setTimeout as sleep } from "node:timers/promises";
 import { type DatabaseConfig, redactUrl } from "../config.ts";
-import { connectPostgres, openPostgresStore } from "./postgres.ts";
-import { asStoreError } from "./postgres-errors.ts";
-import { migratePostgres } from "./postgres-migrations.ts";
-import { openSqliteDatabase, openSqliteStore } from "./sqlite.ts";
 import { type MigrationResult, type Store, StoreUnavailableError } from "./store.ts";
+
+const sqlite = () => import("./sqlite.ts");
+const postgres = async () => ({
+  ...(await import("./postgres.ts")),
+  ...(await import("./postgres-errors.ts")),
+  ...(await import("./postgres-migrations.ts")),
+});
 
 export interface OpenOptions {
   /** How long to keep retrying an unreachable database; 0 tries once. */
@@ -20,6 +25,7 @@ const MAX_RETRY_MS = 2_000;
 
 export async function openStore(database: DatabaseConfig, options: OpenOptions): Promise<Store> {
   if (database.engine === "sqlite") return await openSqliteWithWriter(database.path);
+  const { openPostgresStore } = await postgres();
   const giveUpAt = Date.now() + options.startupTimeoutMs;
   for (let wait = FIRST_RETRY_MS; ; wait = Math.min(wait * 2, MAX_RETRY_MS)) {
     try {
@@ -36,7 +42,7 @@ export async function openStore(database: DatabaseConfig, options: OpenOptions):
 
 /** The SQLite store with its write thread running, so a file it cannot write stops start-up. */
 async function openSqliteWithWriter(path: string): Promise<Store> {
-  const store = openSqliteStore(path);
+  const store = (await sqlite()).openSqliteStore(path);
   try {
     await store.ping();
     return store;
@@ -50,10 +56,11 @@ async function openSqliteWithWriter(path: string): Promise<Store> {
 /** Brings the schema up to date without serving (`npm run migrate`). */
 export async function migrateDatabase(database: DatabaseConfig): Promise<MigrationResult> {
   if (database.engine === "sqlite") {
-    const { db, schema } = openSqliteDatabase(database.path);
+    const { db, schema } = (await sqlite()).openSqliteDatabase(database.path);
     db.close();
     return schema;
   }
+  const { connectPostgres, migratePostgres, asStoreError } = await postgres();
   const sql = connectPostgres(database);
   try {
     return await migratePostgres(sql);

@@ -1,4 +1,4 @@
-// Runs the real server as a child process, the way `npm start` does (tsx src/main.ts),
+// Runs the real server as a child process, the way `npm start` does (compiled, dist/server/),
 // for tests that need a real socket, real signals and a real SQLite file.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -6,8 +6,10 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
+import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, afterEach, expect } from "vitest";
+import { startNodeArguments } from "../../scripts/start-command.ts";
 import { openSqliteStore } from "../../src/store/sqlite.ts";
 import type { PlantStore } from "../../src/store/store.ts";
 import { TOKEN } from "./app.ts";
@@ -33,6 +35,11 @@ export interface ServerProcess {
   stderr(): string;
   /** Every stdout line (pino JSON) so far. */
   stdoutLines(): string[];
+  /**
+   * The stdout lines once `done` holds for them: the server writes its log lines at least
+   * every 250 ms, not at once (src/ops/log-destination.ts). Rejects after `timeoutMs`.
+   */
+  waitForStdout(done: (lines: string[]) => boolean, timeoutMs?: number): Promise<string[]>;
   /** Resolves when the process has exited, however that happened. */
   exited: Promise<ExitResult>;
   /**
@@ -67,12 +74,10 @@ export type StartOptions = (
   launcher?: readonly string[];
 };
 
-// `npm start` runs `tsx src/main.ts`; absolute paths let the server run from any directory.
-export const ENTRY_ARGS: readonly string[] = [
-  "--import",
-  pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href,
-  join(REPO_ROOT, "src", "main.ts"),
-];
+// What `npm start` runs: the server compiled into dist/server/ (test/global-setup.ts builds it
+// once per run), so every process suite tests what production runs. Absolute paths let the
+// server run from any directory.
+export const ENTRY_ARGS: readonly string[] = startNodeArguments(REPO_ROOT);
 
 const running = new Set<ChildProcess>();
 
@@ -193,6 +198,16 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
     child,
     stderr: () => stderrText,
     stdoutLines: () => [...lines],
+    async waitForStdout(done, timeoutMs = 5_000) {
+      const giveUpAt = Date.now() + timeoutMs;
+      while (!done([...lines])) {
+        if (Date.now() > giveUpAt) {
+          throw new Error(`the log lines awaited did not come within ${timeoutMs} ms`);
+        }
+        await sleep(25);
+      }
+      return [...lines];
+    },
     exited,
     stop,
     kill: () => stop("SIGKILL"),

@@ -135,7 +135,10 @@ describe.each([
       }
       const ready = await readiness(server, 503);
       expectErrorAnswer(ready, 503);
-      expect(server.stdoutLines().join("\n")).toMatch(/(deleted|replaced) while open/);
+      const lines = await server
+        .waitForStdout((all) => /(deleted|replaced) while open/.test(all.join("\n")))
+        .catch(() => server.stdoutLines());
+      expect(lines.join("\n")).toMatch(/(deleted|replaced) while open/);
       expect(await server.stop()).toEqual({ code: 0, signal: null });
     } finally {
       db.remove();
