@@ -1,7 +1,8 @@
 // npm run bench: POST /plants with unique ids, then GET /plants/{id} and a page of
-// GET /plants on the plants stored, against the real service (SQLite, and PostgreSQL when
-// TEST_DATABASE_URL is set) and, in the same run, creates against the ceiling (a bare Fastify
-// route with the same schema and bearer check, no store). See BENCHMARKS.md.
+// GET /plants on the plants stored, against the real service as `npm start` runs it (SQLite,
+// and PostgreSQL when TEST_DATABASE_URL is set) and, in the same run, two ceilings: creates
+// against a bare Fastify route with the same schema and bearer check and no store, and reads
+// by id against a bare Fastify route with a prepared better-sqlite3 get. See BENCHMARKS.md.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, cpus, release, tmpdir } from "node:os";
@@ -13,6 +14,7 @@ import { connectPostgres } from "../src/store/postgres.ts";
 import { drive, LIST_LIMIT, type LoadResult, type Operation } from "./bench/load.ts";
 import { preloadPostgres, preloadSqlite } from "./bench/preload.ts";
 import { type ServerSpec, startServer } from "./bench/server.ts";
+import { startNodeArguments } from "./start-command.ts";
 
 const USAGE = `usage: npm run bench -- [options]
   --duration S      seconds of the counted run (10)
@@ -60,6 +62,10 @@ if (engines.includes("postgres") && adminUrl === undefined) {
 
 const TOKEN = "bench-token-0123456789abcdef";
 const NODE_TSX = [process.execPath, "--import", "tsx"];
+// The service runs as `npm start` runs it: compiled into dist/server/, without tsx, with the
+// node options of the start script (its command after `exec node`).
+execFileSync(process.execPath, ["scripts/build-server.mjs"], { stdio: "inherit" });
+const SERVICE = [process.execPath, ...startNodeArguments(process.cwd())];
 const cores = availableParallelism();
 // One core for the server, the other for the load generator, when there are two to spare.
 const serverCores = (workers: number) => (cores >= 2 && workers === 1 ? "0" : undefined);
@@ -68,6 +74,8 @@ const work = mkdtempSync(join(tmpdir(), "plantstore-bench-"));
 interface Row extends LoadResult {
   target: string;
   operation: Operation;
+  /** What the row is compared with: the create ceiling, the read ceiling, or nothing. */
+  compareWith: "create ceiling" | "read ceiling" | undefined;
   rssMb: number;
   /** Server CPU time per answered request: what a request costs, whatever else the machine does. */
   cpuMicroseconds: number;
@@ -91,18 +99,24 @@ const OPERATION_NAMES: Record<Operation, string> = {
   list: `list page of ${LIST_LIMIT}`,
 };
 
-/** Runs each operation in turn on one server: creates first, so that reads find plants. */
+/** Id numbers known to be stored, as [from, to) ranges. */
+type Stored = [number, number][];
+
+/**
+ * Runs each operation in turn on one server: creates first, so that reads find plants. Each
+ * create run adds its ids to `stored` but its last few (a request per connection may have
+ * been cut off when the run ended).
+ */
 async function measure(
   target: string,
   spec: ServerSpec,
   workers: number,
   operations: readonly Operation[],
+  stored: Stored = [[0, preload]],
+  compareWith: (operation: Operation) => Row["compareWith"] = () => undefined,
 ): Promise<void> {
   pinSelf(serverCores(workers) !== undefined);
   const server = await startServer(spec);
-  // Id numbers known to be stored, as [from, to) ranges: the preloaded ones, and each create
-  // run's but its last few (a request per connection may have been cut off when the run ended).
-  const stored: [number, number][] = [[0, preload]];
   // Reads land all over the key space, not in a cached corner.
   const pickStored = (): number => {
     const total = stored.reduce((sum, [from, to]) => sum + Math.max(0, to - from), 0);
@@ -137,6 +151,7 @@ async function measure(
       rows.push({
         target: name,
         operation,
+        compareWith: compareWith(operation),
         ...result,
         rssMb: server.peakRss().totalMb,
         cpuMicroseconds: (cpu * 1e6) / Math.max(1, result.answered),
@@ -200,24 +215,48 @@ try {
     },
     1,
     ["create"],
+    undefined,
+    () => "create ceiling",
   );
   for (const engine of engines) {
     for (const workers of workerCounts) {
       const target = `${engine}, ${workers} worker${workers === 1 ? "" : "s"}${preload > 0 ? `, ${preload} stored` : ""}`;
       const spec = (url: string): ServerSpec => ({
-        command: [...NODE_TSX, "src/main.ts"],
+        command: SERVICE,
         env: serviceEnv(url, workers),
         cores: serverCores(workers),
         logFile: join(work, `${engine}-${workers}.log`),
       });
+      const operations: Operation[] = ["create", "get", "list"];
       if (engine === "sqlite") {
         const path = join(work, `plants-${workers}.db`);
         if (preload > 0) preloadSqlite(path, preload);
-        await measure(target, spec(`sqlite:${path}`), workers, ["create", "get", "list"]);
+        const stored: Stored = [[0, preload]];
+        await measure(target, spec(`sqlite:${path}`), workers, operations, stored, (op) =>
+          op === "create" ? "create ceiling" : op === "get" ? "read ceiling" : undefined,
+        );
+        if (workers === workerCounts[0]) {
+          // The read ceiling, on the file just written, after the service has stopped.
+          await measure(
+            `read ceiling (bare Fastify + a prepared better-sqlite3 get${preload > 0 ? `, ${preload} stored` : ""})`,
+            {
+              command: [...NODE_TSX, "scripts/bench/ceiling-server.ts"],
+              env: { BENCH_TOKEN: TOKEN, BENCH_SQLITE_PATH: path },
+              cores: serverCores(1),
+              logFile: join(work, "read-ceiling.log"),
+            },
+            1,
+            ["get"],
+            stored,
+            () => "read ceiling",
+          );
+        }
       } else if (engine === "postgres") {
         await withPostgresDatabase(async (url) => {
           await preparePostgres(url);
-          await measure(target, spec(url), workers, ["create", "get", "list"]);
+          await measure(target, spec(url), workers, operations, undefined, (op) =>
+            op === "create" ? "create ceiling" : undefined,
+          );
         });
       } else {
         throw new Error(`unknown engine ${engine}; use sqlite or postgres`);
@@ -228,7 +267,10 @@ try {
   rmSync(work, { recursive: true, force: true });
 }
 
-const ceiling = rows[0]?.requestsPerSecond ?? 0;
+const ceilings = {
+  "create ceiling": rows[0]?.requestsPerSecond ?? 0,
+  "read ceiling": rows.find((row) => row.target.startsWith("read ceiling"))?.requestsPerSecond ?? 0,
+};
 const cpu = cpus()[0]?.model ?? "unknown CPU";
 process.stdout.write(
   `\n${cores} × ${cpu}, Linux ${release()}, Node ${process.version}; ${connections} connections, ${durationSeconds} s counted after ${warmupSeconds} s warm-up; server on core 0 and load on core ${cores - 1} for 1-worker runs\n\n`,
@@ -238,9 +280,9 @@ process.stdout.write(
 );
 process.stdout.write("|---|---:|---:|---:|---:|---:|---:|---:|\n");
 for (const row of rows) {
-  // The ceiling is a create without a store; a read is not compared with it.
-  const comparable = ceiling > 0 && row.operation === "create";
-  const ratio = comparable ? (row.requestsPerSecond / ceiling).toFixed(2) : "-";
+  // Creates against the create ceiling, SQLite reads by id against the read ceiling.
+  const ceiling = row.compareWith === undefined ? 0 : ceilings[row.compareWith];
+  const ratio = ceiling > 0 ? (row.requestsPerSecond / ceiling).toFixed(2) : "-";
   process.stdout.write(
     `| ${row.target} | ${Math.round(row.requestsPerSecond)} | ${ratio} | ${row.p50Ms} | ${row.p99Ms} | ${row.errors} | ${Math.round(row.rssMb)} | ${Math.round(row.cpuMicroseconds)} |\n`,
   );
