@@ -5,7 +5,8 @@
 // ceilings gives the ratio a CPU-bound server would reach: ceiling instructions / ours.
 // Slow (valgrind runs the server ~50× slower), so it counts a few thousand requests, after as
 // many of warm-up (with less, V8 is still compiling inside the window). KEEP=1 keeps the
-// callgrind files (callgrind_annotate reads them).
+// callgrind files (callgrind_annotate reads them). --preload N stores N plants first, so the
+// same counts show what a large store costs per request.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
@@ -14,17 +15,20 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { startNodeArguments } from "../start-command.ts";
 import { benchId, benchName } from "./ids.ts";
+import { preloadSqlite } from "./preload.ts";
 
 const { values } = parseArgs({
   options: {
     requests: { type: "string", default: "2000" },
     warmup: { type: "string", default: "2000" },
     concurrency: { type: "string", default: "8" },
+    preload: { type: "string", default: "0" },
   },
 });
 const requests = Number(values.requests);
 const warmup = Number(values.warmup);
 const concurrency = Number(values.concurrency);
+const preload = Number(values.preload);
 const TOKEN = "bench-token-0123456789abcdef";
 const PORT = Number(process.env["BENCH_PORT"] ?? "18650");
 const url = `http://127.0.0.1:${PORT}`;
@@ -39,8 +43,12 @@ const vgdbEnv = {
 };
 
 type Operation = "create" | "get";
+const READ_STRIDE = 104_729;
 
-/** Sends `count` requests, `concurrency` at a time; creates take ids from `first` on. */
+/**
+ * Sends `count` requests, `concurrency` at a time. Creates take ids from `first` on; reads take
+ * the `stored` ids in a scattered order (a prime stride), so a large store is read all over.
+ */
 async function send(operation: Operation, first: number, count: number, stored = 1): Promise<void> {
   let next = first;
   const one = async (): Promise<void> => {
@@ -53,7 +61,7 @@ async function send(operation: Operation, first: number, count: number, stored =
               headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
               body: `{"id":${benchId(x)},"name":"${benchName(x)}"${x % 2 === 0 ? ',"tag":"bench"' : ""}}`,
             })
-          : await fetch(`${url}/plants/${benchId(x % stored)}`, {
+          : await fetch(`${url}/plants/${benchId((x * READ_STRIDE) % stored)}`, {
               headers: { authorization: `Bearer ${TOKEN}` },
             });
       await response.arrayBuffer();
@@ -79,7 +87,8 @@ async function waitUntilAnswering(child: ChildProcess): Promise<void> {
 
 /**
  * Instructions per request of `operation` on the server `args` starts, under callgrind. Creates
- * store ids 0 … warmup + requests; reads read ids below `warmup`, which a create run stored.
+ * store ids from `preload` on (the preloaded ones are below); reads read among the preloaded ids
+ * and the `warmup` ones a create run stored after them.
  */
 async function count(
   name: string,
@@ -98,12 +107,13 @@ async function count(
   );
   try {
     await waitUntilAnswering(child);
-    await send(operation, 0, warmup, warmup);
+    const stored = preload + warmup;
+    await send(operation, preload, warmup, stored);
     execFileSync("callgrind_control", ["--zero", String(child.pid)], {
       stdio: "ignore",
       env: vgdbEnv,
     });
-    await send(operation, operation === "create" ? warmup : 0, requests, warmup);
+    await send(operation, operation === "create" ? stored : 0, requests, stored);
     execFileSync("callgrind_control", ["--dump", String(child.pid)], {
       stdio: "ignore",
       env: vgdbEnv,
@@ -135,6 +145,7 @@ const serviceEnv = {
 };
 try {
   execFileSync(process.execPath, ["scripts/build-server.mjs"], { stdio: "ignore", env: vgdbEnv });
+  if (preload > 0) preloadSqlite(db, preload);
   const rows: [string, number][] = [];
   rows.push(["ceiling: create", await count("ceiling", ceiling, { BENCH_TOKEN: TOKEN }, "create")]);
   rows.push(["sqlite: create", await count("create", service, serviceEnv, "create")]);
@@ -144,7 +155,7 @@ try {
     await count("read-ceiling", ceiling, { BENCH_TOKEN: TOKEN, BENCH_SQLITE_PATH: db }, "get"),
   ]);
   process.stdout.write(
-    `\n${requests} requests counted after ${warmup} warm-up, ${concurrency} at a time\n\n`,
+    `\n${requests} requests counted after ${warmup} warm-up, ${concurrency} at a time, ${preload} stored before\n\n`,
   );
   process.stdout.write("| target | instructions per request | ceiling ÷ this |\n|---|---:|---:|\n");
   const [createCeiling, , , readCeiling] = rows.map(([, n]) => n);
