@@ -14,8 +14,13 @@ declare module "vitest" {
 }
 
 export default function setup(project: TestProject): () => void {
-  // The process suites run the server as `npm start` does: compiled, from dist/server/.
-  execFileSync(process.execPath, ["scripts/build-server.mjs"], { stdio: "inherit" });
+  // The process suites run the server as `npm start` does: compiled, from dist/server/. Built
+  // again before every rerun in watch mode, so an edit to src/ reaches those suites too.
+  const buildServer = (): void => {
+    execFileSync(process.execPath, ["scripts/build-server.mjs"], { stdio: "inherit" });
+  };
+  buildServer();
+  project.onTestsRerun(buildServer);
   const markers = mkdtempSync(join(tmpdir(), "plantstore-pg-runs-"));
   project.provide("postgresRunMarkers", markers);
   const required = process.env["PLANTSTORE_REQUIRE_POSTGRES"] === "1";
