@@ -6,6 +6,7 @@ import { createAuthenticator } from "./auth/authenticator.ts";
 import { hasUsableToken, issueInitialToken } from "./auth/issue-token.ts";
 import { isSupervisedWorker, superviseWorkers } from "./cluster.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
+import { boundHeapGrowth } from "./ops/heap-growth.ts";
 import { bufferedStandardOutput } from "./ops/log-destination.ts";
 import { settingsTable, USAGE } from "./ops/settings-table.ts";
 import { databaseLocation, openStore } from "./store/open.ts";
@@ -81,6 +82,7 @@ if (flags.includes("--print-config")) {
   process.stdout.write(settingsTable(process.env));
   process.exit(0);
 }
+boundHeapGrowth();
 if (cluster.isPrimary && config.workers > 1) {
   // Migrations and the first-start token happen once, here, before any worker opens the store.
   const store = await open(config);
