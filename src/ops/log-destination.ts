@@ -21,26 +21,29 @@ export interface LogOutput {
 }
 
 /**
- * Splits the first lines into a chunk of whole lines of at most `maxBytes` (a longer line
- * goes alone); returns the chunk and how many lines it took.
+ * Joins the lines from `from` on into a chunk of whole lines of at most `maxBytes` (a longer
+ * line goes alone); returns the chunk and how many lines it took.
  */
 export function firstChunk(
   lines: readonly string[],
   maxBytes: number,
+  from = 0,
 ): { chunk: Buffer; lines: number } {
   let size = 0;
-  let count = 0;
-  while (count < lines.length) {
-    const length = Buffer.byteLength(lines[count] ?? "");
-    if (count > 0 && size + length > maxBytes) break;
+  let end = from;
+  while (end < lines.length) {
+    const length = Buffer.byteLength(lines[end] ?? "");
+    if (end > from && size + length > maxBytes) break;
     size += length;
-    count++;
+    end++;
   }
-  return { chunk: Buffer.from(lines.slice(0, count).join("")), lines: count };
+  return { chunk: Buffer.from(lines.slice(from, end).join("")), lines: end - from };
 }
 
 export function bufferedStandardOutput(fd = 1): LogOutput {
   let lines: string[] = [];
+  /** Lines before this one are written already: taking a chunk does not copy the rest. */
+  let head = 0;
   let gathered = 0;
   /** The rest of a chunk a write took only part of, or could not take yet: written first. */
   let retry: Buffer | undefined;
@@ -54,9 +57,14 @@ export function bufferedStandardOutput(fd = 1): LogOutput {
       retry = undefined;
       return chunk;
     }
-    if (lines.length === 0) return undefined;
-    const { chunk, lines: count } = firstChunk(lines, CHUNK_BYTES);
-    lines = lines.slice(count);
+    if (head === lines.length) return undefined;
+    const { chunk, lines: count } = firstChunk(lines, CHUNK_BYTES, head);
+    head += count;
+    // Dropped once most of the array is written, so each line is copied O(1) times.
+    if (head * 2 >= lines.length) {
+      lines = lines.slice(head);
+      head = 0;
+    }
     gathered -= chunk.length;
     return chunk;
   };
@@ -82,13 +90,14 @@ export function bufferedStandardOutput(fd = 1): LogOutput {
           // Standard output is gone (its reader exited) or broken: nowhere to write to.
           gone = true;
           lines = [];
+          head = 0;
           gathered = 0;
         }
         return;
       }
       if (written < chunk.length) retry = chunk.subarray(written);
       if (retry !== undefined || gathered >= CHUNK_BYTES) flush();
-      else if (lines.length > 0) later(FLUSH_INTERVAL_MS);
+      else if (head < lines.length) later(FLUSH_INTERVAL_MS);
     });
   }
 
