@@ -1,6 +1,7 @@
 // npm's `prepare` (run by `npm ci` and `npm install` in this checkout): builds the server into
-// dist/server/ and the client for `plantstore/client`. Without the dev tools (`npm ci --omit=dev`, a server-only install) there
-// is nothing to build with, and the server does not need the client: say so and go on.
+// dist/server/ and the client for `plantstore/client`. Without the dev tools
+// (`npm ci --omit=dev`, a server-only install) there is no TypeScript to build the client
+// with, and the server does not need it: say so and go on.
 import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 

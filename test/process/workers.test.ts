@@ -64,9 +64,7 @@ describe.each(storeEngines)("PLANTSTORE_WORKERS=2 on $name", (engine) => {
       expectPlantAnswer(await rawRequest(server.url, [head + body]), { name: "w" });
     }
     // Each worker writes its log lines within 250 ms; wait for both.
-    await server
-      .waitForStdout(() => pidsLogging(server, /^request completed$/).size >= 2)
-      .catch(() => undefined);
+    await server.waitForStdout(() => pidsLogging(server, /^request completed$/).size >= 2);
     const serving = pidsLogging(server, /^request completed$/);
     expect(serving.size).toBe(2);
     expect(serving.has(server.child.pid ?? -1)).toBe(false);

@@ -135,10 +135,9 @@ describe.each([
       }
       const ready = await readiness(server, 503);
       expectErrorAnswer(ready, 503);
-      const lines = await server
-        .waitForStdout((all) => /(deleted|replaced) while open/.test(all.join("\n")))
-        .catch(() => server.stdoutLines());
-      expect(lines.join("\n")).toMatch(/(deleted|replaced) while open/);
+      const fault = /(deleted|replaced) while open/;
+      const lines = await server.waitForStdout((all) => fault.test(all.join("\n")));
+      expect(lines.join("\n")).toMatch(fault);
       expect(await server.stop()).toEqual({ code: 0, signal: null });
     } finally {
       db.remove();
