@@ -238,18 +238,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       onAuthFailure,
       beforeAuthentication: (operation) => rateLimits.beforeAuthentication(request, operation),
       afterAuthentication: (outcome) => rateLimits.afterAuthentication(request, outcome),
-      ...(routedTo?.params === undefined ? {} : { params: routedTo.params }),
+      params: routedTo?.params,
     };
     const answer = await (routedTo === undefined
       ? decide(facts)
       : decideRouted(routedTo.operation, facts)
     ).catch(refusalOf);
     // Announced on what the caller's own requests got (2xx, 4xx), as the YAML documents it.
-    const limit = answer.status < 500 ? rateLimits.headersFor(request) : undefined;
-    return send(
-      reply,
-      limit === undefined ? answer : { ...answer, headers: { ...answer.headers, ...limit } },
-    );
+    return send(reply, answer, answer.status < 500 ? rateLimits.headersFor(request) : undefined);
   };
 
   if (options.referencePipeline !== true) {
@@ -311,8 +307,15 @@ function metricsTokenCheck(token: string): (authorization: string | undefined) =
   };
 }
 
-function send(reply: FastifyReply, response: ApiResponse): FastifyReply {
-  reply.code(response.status).headers(response.headers ?? {});
+/** Sends `response`, with `extra` headers after its own (the caller's rate limit). */
+function send(
+  reply: FastifyReply,
+  response: ApiResponse,
+  extra?: Readonly<Record<string, string>>,
+): FastifyReply {
+  reply.code(response.status);
+  if (response.headers !== undefined) reply.headers(response.headers);
+  if (extra !== undefined) reply.headers(extra);
   if (response.body === undefined) return reply.send();
   const json = response.contentType === undefined;
   return reply

@@ -1,7 +1,7 @@
 // The managed token format: "ps_", 43 base62 characters of 32 random bytes (256 bits), and a
 // 6-character base62 CRC32 of what precedes it. The prefix lets secret scanners find a leaked
 // token; the checksum lets the server refuse a mistyped one before any lookup.
-import { createHash, randomBytes } from "node:crypto";
+import { hash, randomBytes } from "node:crypto";
 import { crc32 } from "node:zlib";
 
 export const TOKEN_PREFIX = "ps_";
@@ -43,8 +43,7 @@ export function hasValidChecksum(token: string): boolean {
 }
 
 /** What the database keeps: SHA-256, fit for high-entropy random tokens (no salt or stretching needed). */
-export const hashToken = (token: string): string =>
-  createHash("sha256").update(token, "utf8").digest("hex");
+export const hashToken = (token: string): string => hash("sha256", token, "hex");
 
 /** `tok_` and 11 base62 characters (64 random bits): short enough to type, never the secret. */
 export const newTokenId = (): string => `tok_${base62(randomBytes(8), 11)}`;

@@ -1,8 +1,9 @@
 // The fixed list of PLANTSTORE_TOKENS, for bootstrap and tests.
-import { createHash, timingSafeEqual } from "node:crypto";
+import { hash, timingSafeEqual } from "node:crypto";
 import { type AuthOutcome, failure } from "./outcome.ts";
 
-const digest = (value: string): Buffer => createHash("sha256").update(value, "utf8").digest();
+// One-shot hash: no Hash object per request (a string is hashed as UTF-8).
+const digest = (value: string): Buffer => hash("sha256", value, "buffer");
 
 export function createStaticTokens(tokens: readonly string[]): (token: string) => AuthOutcome {
   // Comparing fixed-length digests with timingSafeEqual, and always against every token,

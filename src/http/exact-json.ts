@@ -10,11 +10,14 @@ export function exactJson(value: unknown): string {
       if (Array.isArray(value)) {
         return `[${value.map((item) => (item === undefined ? "null" : exactJson(item))).join(",")}]`;
       }
-      const members: string[] = [];
-      for (const [key, member] of Object.entries(value)) {
-        if (member !== undefined) members.push(`${JSON.stringify(key)}:${exactJson(member)}`);
+      // Concatenated as it goes: every answer passes here, and arrays of parts cost more.
+      let text = "{";
+      for (const key of Object.keys(value)) {
+        const member = (value as Record<string, unknown>)[key];
+        if (member === undefined) continue;
+        text += `${text.length === 1 ? "" : ","}${JSON.stringify(key)}:${exactJson(member)}`;
       }
-      return `{${members.join(",")}}`;
+      return `${text}}`;
     }
     default:
       return JSON.stringify(value) ?? "null";

@@ -13,8 +13,10 @@ export interface RequestLine {
   ms?: number;
 }
 
+const COMPLETED = "request completed";
+
 export const logAnswered = (log: FastifyBaseLogger, line: RequestLine): void =>
-  log.info({ ...line, url: redactQuery(line.url) }, "request completed");
+  log.info({ ...line, url: redactQuery(line.url) }, COMPLETED);
 
 /** Query values can carry secrets (`?access_token=`): keep only the parameter names. */
 export function redactQuery(url: string): string {
@@ -35,14 +37,14 @@ export class OneLinePerRequest extends LogController {
     request: FastifyRequest,
     reply: FastifyReply,
   ): void {
-    const line: RequestLine = {
+    // Built once with the query already redacted: this runs for every request.
+    const line = {
       method: request.method,
-      url: request.url,
+      url: redactQuery(request.url),
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime * 10) / 10,
     };
-    if (error)
-      reply.log.error({ ...line, url: redactQuery(line.url), err: error }, "request failed");
-    else logAnswered(reply.log, line);
+    if (error) reply.log.error({ ...line, err: error }, "request failed");
+    else reply.log.info(line, COMPLETED);
   }
 }

@@ -15,7 +15,7 @@ export interface RequestFacts {
   /** Parsed query; without it openapi-backend parses the target's, dropping __proto__ & co. */
   query?: unknown;
   /** Path parameters, when the operation's route matched them as openapi-backend would. */
-  params?: Record<string, string>;
+  params?: Record<string, string> | undefined;
   readBody: Call["readBody"];
   onAuthFailure?: (failure: AuthFailure) => void;
   /** Runs once the request is routed, before credentials are checked (src/http/rate-limit.ts). */
@@ -50,14 +50,8 @@ function callFor(facts: RequestFacts): Call {
     headers: headers as Request["headers"],
     ...(query === undefined ? {} : { query: query as NonNullable<Request["query"]> }),
   };
-  return {
-    request,
-    readBody,
-    ...(params === undefined ? {} : { params }),
-    ...(onAuthFailure === undefined ? {} : { onAuthFailure }),
-    ...(beforeAuthentication === undefined ? {} : { beforeAuthentication }),
-    ...(afterAuthentication === undefined ? {} : { afterAuthentication }),
-  };
+  // Every member present (some undefined), so that each call has the same shape.
+  return { request, readBody, params, onAuthFailure, beforeAuthentication, afterAuthentication };
 }
 
 /** The operationId a request would be routed to, or undefined (for metrics labels). */
