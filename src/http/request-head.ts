@@ -6,6 +6,7 @@ import { type ApiResponse, errorResponse } from "./responses.ts";
 // Headers that must appear at most once: Node keeps the first of several silently, so a
 // request carrying two would be read differently by us and by any proxy in front of us.
 const SINGLETON_HEADERS = new Set(["authorization", "content-type", "content-length", "host"]);
+const SINGLETON_LENGTHS = new Set([...SINGLETON_HEADERS].map((name) => name.length));
 
 /**
  * Most header lines a request may carry. Node would stop collecting them at 2000 and a
@@ -25,7 +26,10 @@ export function checkRequestHead(request: FastifyRequest): ApiResponse | undefin
   }
   let seen: string[] | undefined;
   for (let i = 0; i < raw.length; i += 2) {
-    const name = (raw[i] ?? "").toLowerCase();
+    const given = raw[i] ?? "";
+    // Only a name as long as one of them can be one: most lines are not lower-cased at all.
+    if (!SINGLETON_LENGTHS.has(given.length)) continue;
+    const name = given.toLowerCase();
     if (!SINGLETON_HEADERS.has(name)) continue;
     seen ??= [];
     if (seen.includes(name)) return errorResponse(400, `the ${name} header appears more than once`);

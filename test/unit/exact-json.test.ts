@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { exactJson } from "../../src/http/exact-json.ts";
 
 describe("exactJson", () => {
-  it("when a value holds no bigint, then it writes what JSON.stringify writes", () => {
+  it("when a plain JSON value (parsed JSON, no toJSON, no holes) holds no bigint, then it writes what JSON.stringify writes", () => {
     const values: unknown[] = [
       {},
       [],
