@@ -93,7 +93,15 @@ function jsonBodySchema(operation: Operation): unknown {
 }
 
 /** The values a validator can check: a bigint as a double on the same side of its limits. */
-const asDoubles = (values: Record<string, unknown>): Record<string, unknown> =>
+function asDoubles(values: Record<string, unknown>): Record<string, unknown> {
+  // Most are left as they are (no bigint, no list): the same object, not a copy.
+  for (const name in values) {
+    const value = values[name];
+    if (typeof value === "bigint" || Array.isArray(value)) return doublesCopy(values);
+  }
+  return values;
+}
+const doublesCopy = (values: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(
     Object.entries(values).map(([name, value]) => [
       name,
