@@ -27,8 +27,8 @@ export function createRoutedHandler(api: OpenAPIBackend): RoutedHandler {
   // What handleRequest works out from the operation on every request, worked out once.
   const plans = new Map(api.router.getOperations().map((op) => [op, planFor(op, required)]));
 
-  // Each step is awaited only when it exists or returns a promise: an `await` on nothing still
-  // costs a turn of the microtask queue, and a request passes several.
+  // A step is awaited only when it exists: an `await` on nothing still costs a turn of the
+  // microtask queue, and a request passes several.
   return async (operation, call) => {
     const plan = plans.get(operation) ?? planFor(operation, required);
     const context = {
@@ -50,9 +50,9 @@ export function createRoutedHandler(api: OpenAPIBackend): RoutedHandler {
         results[scheme] = { error: error || new Error("security handler rejected") };
       }
     };
-    const [only, ...more] = plan.schemes;
-    if (only !== undefined && more.length === 0) await check(only);
-    else if (only !== undefined) await Promise.all(plan.schemes.map(check));
+    const [first] = plan.schemes;
+    if (plan.schemes.length === 1 && first !== undefined) await check(first);
+    else if (plan.schemes.length > 1) await Promise.all(plan.schemes.map(check));
     const satisfied = (scheme: string) => {
       const result = results[scheme];
       return (
