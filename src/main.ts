@@ -108,7 +108,8 @@ async function serve(config: Config): Promise<void> {
         log,
       }),
     logLevel: config.logLevel,
-    logStream: bufferedStandardOutput(),
+    // Workers of one supervisor share its standard output: their writes must not interleave.
+    logStream: bufferedStandardOutput(1, { shared: isSupervisedWorker() }),
     ops: config.ops,
     publicUrl: config.publicUrl,
   }).catch(async (error: unknown) => {

@@ -1,15 +1,20 @@
 // Where the service's log lines go: standard output, gathered and written asynchronously. A
 // synchronous write per request (pino's default for stdout) took about 7% of a create's CPU
-// (BENCHMARKS.md). Lines go out once 4 KiB have gathered or 250 ms have passed, in writes of
-// whole lines of at most 4 KiB, which a pipe keeps whole (PIPE_BUF): the lines of cluster
-// workers sharing one pipe never cut into each other. What is still gathered is written when
-// the process exits, short of SIGKILL, an abort, or a signal left to its default action.
-// Neither a stalled nor a closed standard output can stop or stall the service: at most
-// 16 MiB wait (later lines are dropped), and once it is gone (EPIPE) lines are dropped.
-import { write, writeSync } from "node:fs";
+// (BENCHMARKS.md). Lines go out once a chunk has gathered or 250 ms have passed, in writes of
+// whole lines. A chunk is 64 KiB, so that a loaded server makes a write (a trip through libuv's
+// thread pool) per few hundred lines rather than per twenty, except where other processes
+// write lines into the same pipe or socket (the workers of a cluster): there it is 4 KiB,
+// which a pipe keeps whole (PIPE_BUF), so that their lines never cut into each other. What is
+// still gathered is written when the process exits, short of SIGKILL, an abort, or a signal
+// left to its default action. Neither a stalled nor a closed standard output can stop or stall
+// the service: at most 16 MiB wait (later lines are dropped), and once it is gone (EPIPE)
+// lines are dropped.
+import { fstatSync, write, writeSync } from "node:fs";
+import { LineChunks } from "./line-chunks.ts";
 
 /** PIPE_BUF on Linux: a write to a pipe of at most this many bytes is never interleaved. */
-const CHUNK_BYTES = 4096;
+export const PIPE_BUF = 4096;
+const CHUNK_BYTES = 64 * 1024;
 const FLUSH_INTERVAL_MS = 250;
 const MAX_GATHERED_BYTES = 16 * 1024 * 1024;
 const RETRY_MS = 100;
@@ -20,31 +25,30 @@ export interface LogOutput {
   flushSync(): void;
 }
 
-/**
- * Joins the lines from `from` on into a chunk of whole lines of at most `maxBytes` (a longer
- * line goes alone); returns the chunk and how many lines it took.
- */
-export function firstChunk(
-  lines: readonly string[],
-  maxBytes: number,
-  from = 0,
-): { chunk: Buffer; lines: number } {
-  let size = 0;
-  let end = from;
-  while (end < lines.length) {
-    const length = Buffer.byteLength(lines[end] ?? "");
-    if (end > from && size + length > maxBytes) break;
-    size += length;
-    end++;
-  }
-  return { chunk: Buffer.from(lines.slice(from, end).join("")), lines: end - from };
+export interface LogOutputOptions {
+  /** Whether other processes write lines to the same standard output (cluster workers). */
+  shared?: boolean;
 }
 
-export function bufferedStandardOutput(fd = 1): LogOutput {
-  let lines: string[] = [];
-  /** Lines before this one are written already: taking a chunk does not copy the rest. */
-  let head = 0;
-  let gathered = 0;
+/** How many bytes one write may hold so that no other process's line can cut into it. */
+export function chunkBytesFor(fd: number, shared: boolean): number {
+  if (!shared) return CHUNK_BYTES;
+  try {
+    const stat = fstatSync(fd);
+    // A regular file's writes are whole however long (the kernel holds the file position
+    // for each); a pipe's only up to PIPE_BUF, and a socket's not at all beyond what one
+    // write happens to take, so PIPE_BUF there too.
+    return stat.isFIFO() || stat.isSocket() ? PIPE_BUF : CHUNK_BYTES;
+  } catch {
+    return PIPE_BUF;
+  }
+}
+
+export function bufferedStandardOutput(
+  fd = 1,
+  { shared = false }: LogOutputOptions = {},
+): LogOutput {
+  const chunks = new LineChunks(chunkBytesFor(fd, shared));
   /** The rest of a chunk a write took only part of, or could not take yet: written first. */
   let retry: Buffer | undefined;
   let writing = false;
@@ -52,20 +56,9 @@ export function bufferedStandardOutput(fd = 1): LogOutput {
   let timer: NodeJS.Timeout | undefined;
 
   const take = (): Buffer | undefined => {
-    if (retry !== undefined) {
-      const chunk = retry;
-      retry = undefined;
-      return chunk;
-    }
-    if (head === lines.length) return undefined;
-    const { chunk, lines: count } = firstChunk(lines, CHUNK_BYTES, head);
-    head += count;
-    // Dropped once most of the array is written, so each line is copied O(1) times.
-    if (head * 2 >= lines.length) {
-      lines = lines.slice(head);
-      head = 0;
-    }
-    gathered -= chunk.length;
+    if (retry === undefined) return chunks.take();
+    const chunk = retry;
+    retry = undefined;
     return chunk;
   };
 
@@ -89,26 +82,23 @@ export function bufferedStandardOutput(fd = 1): LogOutput {
         } else {
           // Standard output is gone (its reader exited) or broken: nowhere to write to.
           gone = true;
-          lines = [];
-          head = 0;
-          gathered = 0;
+          chunks.clear();
         }
         return;
       }
       if (written < chunk.length) retry = chunk.subarray(written);
-      if (retry !== undefined || gathered >= CHUNK_BYTES) flush();
-      else if (head < lines.length) later(FLUSH_INTERVAL_MS);
+      else chunks.release(chunk);
+      if (retry !== undefined || chunks.hasWholeChunk) flush();
+      else if (chunks.bytes > 0) later(FLUSH_INTERVAL_MS);
     });
   }
 
   const output: LogOutput = {
     write(line) {
       if (gone) return true;
-      const length = Buffer.byteLength(line);
-      if (gathered + length > MAX_GATHERED_BYTES) return true;
-      lines.push(line);
-      gathered += length;
-      if (gathered >= CHUNK_BYTES) flush();
+      if (chunks.bytes + line.length > MAX_GATHERED_BYTES) return true;
+      chunks.add(line);
+      if (chunks.hasWholeChunk) flush();
       else later(FLUSH_INTERVAL_MS);
       return true;
     },

@@ -6,23 +6,69 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { bufferedStandardOutput, firstChunk } from "../../src/ops/log-destination.ts";
+import { LineChunks } from "../../src/ops/line-chunks.ts";
+import { bufferedStandardOutput, chunkBytesFor, PIPE_BUF } from "../../src/ops/log-destination.ts";
 
 const line = (n: number) => `${JSON.stringify({ n, text: "é".repeat(n % 300) })}\n`;
 
+/** Runs an ES module script in a child whose standard output is a pipe; gathers its stderr. */
+function runScript(script: string) {
+  const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let said = "";
+  child.stderr.on("data", (data: Buffer) => {
+    said += data.toString();
+  });
+  return { child, stderr: () => said };
+}
+
 describe("the log output", () => {
-  it("when lines are split into writes, then each holds whole lines of at most 4 KiB (a longer line alone)", () => {
+  it("when lines are gathered into chunks, then each holds whole lines of at most the chunk's size (a longer line alone)", () => {
     const lines = [...Array.from({ length: 500 }, (_, n) => line(n)), "x".repeat(9000), "y\n"];
-    let rest = lines;
+    const chunks = new LineChunks(4096);
     const written: string[] = [];
-    while (rest.length > 0) {
-      const { chunk, lines: taken } = firstChunk(rest, 4096);
-      expect(taken).toBeGreaterThan(0);
-      if (taken > 1) expect(chunk.length).toBeLessThanOrEqual(4096);
-      written.push(chunk.toString());
-      rest = rest.slice(taken);
+    for (const text of lines) chunks.add(text);
+    for (let chunk = chunks.take(); chunk !== undefined; chunk = chunks.take()) {
+      const text = chunk.toString();
+      if (chunk.length > 4096) expect(text).toBe("x".repeat(9000));
+      expect(text.endsWith("\n") || text === "x".repeat(9000)).toBe(true);
+      written.push(text);
+      chunks.release(chunk);
     }
     expect(written.join("")).toBe(lines.join(""));
+    expect(chunks.bytes).toBe(0);
+  });
+
+  it("when a chunk is taken and not yet released, then lines gathered after it never change its bytes", () => {
+    const chunks = new LineChunks(4096);
+    for (let n = 0; n < 100; n++) chunks.add(line(n));
+    const inFlight = chunks.take();
+    const before = inFlight?.toString();
+    const released = chunks.take();
+    if (released !== undefined) chunks.release(released);
+    for (let n = 100; n < 400; n++) chunks.add(line(n));
+    expect(inFlight?.toString()).toBe(before);
+  });
+
+  it("when standard output is a pipe that other processes write to, then a write holds at most PIPE_BUF; otherwise whole chunks of 64 KiB", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "plantstore-log-"));
+    const fd = openSync(join(dir, "out.log"), "w");
+    try {
+      expect(chunkBytesFor(fd, true)).toBe(64 * 1024);
+      expect(chunkBytesFor(fd, false)).toBe(64 * 1024);
+      // A child whose standard output is a pipe says what it would use for it.
+      const script = `
+        import { chunkBytesFor } from ${JSON.stringify(join(process.cwd(), "src/ops/log-destination.ts"))};
+        process.stderr.write(JSON.stringify([chunkBytesFor(1, true), chunkBytesFor(1, false)]));
+      `;
+      const { child, stderr } = runScript(script);
+      await new Promise((resolve) => child.once("close", resolve));
+      expect(JSON.parse(stderr())).toEqual([PIPE_BUF, 64 * 1024]);
+    } finally {
+      closeSync(fd);
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("when many lines are written, then the file holds each of them whole and in order", async () => {
@@ -53,17 +99,7 @@ describe("the log output", () => {
       const timer = setInterval(() => { for (let i = 0; i < 200; i++) output.write(JSON.stringify({ n: n++ }) + "\\n"); }, 5);
       setTimeout(() => { clearInterval(timer); process.stderr.write("exiting\\n"); process.exit(0); }, 1500);
     `;
-    const child = spawn(
-      process.execPath,
-      ["--import", "tsx", "--input-type=module", "-e", script],
-      {
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-    let stderr = "";
-    child.stderr.on("data", (data: Buffer) => {
-      stderr += data.toString();
-    });
+    const { child, stderr } = runScript(script);
     // Read a little, then close the reading end: every later write gets EPIPE.
     await new Promise((resolve) => child.stdout.once("data", resolve));
     child.stdout.destroy();
@@ -74,6 +110,6 @@ describe("the log output", () => {
         return "hung";
       }),
     ]);
-    expect({ code, stderr }).toEqual({ code: 0, stderr: "exiting\n" });
+    expect({ code, stderr: stderr() }).toEqual({ code: 0, stderr: "exiting\n" });
   });
 });

@@ -1,0 +1,75 @@
+// Log lines gathered into chunks for writing: each chunk holds whole lines, at most a set
+// number of bytes (a longer line goes alone), encoded once, straight into a buffer that is used
+// again once its chunk is written. Until then lines go into another one: a write in flight
+// never sees its bytes change.
+
+export class LineChunks {
+  /** Chunks full or cut off, oldest first, waiting to be taken. */
+  private readonly waiting: Buffer[] = [];
+  private current: Buffer;
+  private used = 0;
+  /** A written chunk's buffer, to gather into next instead of allocating one. */
+  private spare: Buffer | undefined;
+  /** Bytes gathered and not yet taken. */
+  bytes = 0;
+
+  constructor(private readonly chunkBytes: number) {
+    this.current = Buffer.allocUnsafeSlow(chunkBytes);
+  }
+
+  add(line: string): void {
+    const room = this.chunkBytes - this.used;
+    // A character is at most 3 bytes of UTF-8 per UTF-16 unit: most lines fit without counting.
+    if (line.length * 3 > room) {
+      const length = Buffer.byteLength(line);
+      if (length > room) {
+        this.cut();
+        if (length > this.chunkBytes) {
+          this.waiting.push(Buffer.from(line));
+          this.bytes += length;
+          return;
+        }
+      }
+    }
+    const written = this.current.write(line, this.used);
+    this.used += written;
+    this.bytes += written;
+  }
+
+  /** Whether a whole chunk is waiting: worth a write now rather than later. */
+  get hasWholeChunk(): boolean {
+    return this.waiting.length > 0;
+  }
+
+  /** The oldest chunk; what is gathered so far when none is waiting; undefined when empty. */
+  take(): Buffer | undefined {
+    if (this.waiting.length === 0) this.cut();
+    const chunk = this.waiting.shift();
+    if (chunk !== undefined) this.bytes -= chunk.length;
+    return chunk;
+  }
+
+  /** A taken chunk is written: its buffer may be gathered into again. */
+  release(chunk: Buffer): void {
+    // Only the buffers made here are exactly chunkBytes long; a line longer than a chunk was
+    // given its own, longer one.
+    if (chunk.buffer.byteLength === this.chunkBytes) {
+      this.spare = Buffer.from(chunk.buffer, 0, this.chunkBytes);
+    }
+  }
+
+  /** Drops everything gathered. */
+  clear(): void {
+    this.waiting.length = 0;
+    this.used = 0;
+    this.bytes = 0;
+  }
+
+  private cut(): void {
+    if (this.used === 0) return;
+    this.waiting.push(this.current.subarray(0, this.used));
+    this.current = this.spare ?? Buffer.allocUnsafeSlow(this.chunkBytes);
+    this.spare = undefined;
+    this.used = 0;
+  }
+}
