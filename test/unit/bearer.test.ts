@@ -45,6 +45,8 @@ describe("bearer credentials against static tokens", () => {
     ["Bearer\u00a0first-token-0123456789", "missing"],
     ["Bearer first-token-0123456789\u00a0", "invalid_token"],
     ["Bearer first-token-0123456789x", "invalid_token"],
+    ["Bearer first-token-0123456780", "invalid_token"],
+    ["Bearer second-token-012345678", "invalid_token"],
   ])("when the header is %j, then it is refused as %s", (header, kind) => {
     expect(verify(header)).toMatchObject({ ok: false, kind });
   });
