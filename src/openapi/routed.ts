@@ -27,8 +27,9 @@ export function createRoutedHandler(api: OpenAPIBackend): RoutedHandler {
   // What handleRequest works out from the operation on every request, worked out once.
   const plans = new Map(api.router.getOperations().map((op) => [op, planFor(op, required)]));
 
-  // A step is awaited only when it exists: an `await` on nothing still costs a turn of the
-  // microtask queue, and a request passes several.
+  // A step's result is awaited only when it is a promise (a thenable): an `await` on anything
+  // else still costs a turn of the microtask queue, and a request passes several steps. Their
+  // results are not used, as in handleRequest; a step that throws rejects the request either way.
   return async (operation, call) => {
     const plan = plans.get(operation) ?? planFor(operation, required);
     const context = {
@@ -36,42 +37,60 @@ export function createRoutedHandler(api: OpenAPIBackend): RoutedHandler {
       operation,
       request: parsedByRoute(call, plan) ?? api.router.parseRequest(call.request, operation),
     } as unknown as Context;
-    if (preRouting !== undefined) await preRouting(context, call);
-    if (postRouting !== undefined) await postRouting(context, call);
+    let pending = preRouting?.(context, call);
+    if (isThenable(pending)) await pending;
+    pending = postRouting?.(context, call);
+    if (isThenable(pending)) await pending;
 
-    const results: Record<string, unknown> = {};
-    const check = async (scheme: string): Promise<void> => {
+    // Each scheme's outcome as handleRequest records it: what its handler gave, or { error }
+    // when it threw or rejected; undefined when the scheme has no handler.
+    const outcome = (scheme: string): unknown => {
       const handler = api.securityHandlers[scheme] as Handler | undefined;
-      results[scheme] = undefined;
-      if (handler === undefined) return;
+      if (handler === undefined) return undefined;
       try {
-        results[scheme] = await handler(context, call);
+        const result = handler(context, call);
+        return isThenable(result) ? Promise.resolve(result).then(undefined, failed) : result;
       } catch (error) {
-        results[scheme] = { error: error || new Error("security handler rejected") };
+        return failed(error);
       }
     };
+    const results: Record<string, unknown> = {};
     const [first] = plan.schemes;
-    if (plan.schemes.length === 1 && first !== undefined) await check(first);
-    else if (plan.schemes.length > 1) await Promise.all(plan.schemes.map(check));
-    const satisfied = (scheme: string) => {
-      const result = results[scheme];
-      return (
-        Boolean(result) && !(typeof result === "object" && (result as { error?: unknown }).error)
-      );
-    };
-    const authorized = plan.requirements.some((requirement) => requirement.every(satisfied));
+    if (plan.schemes.length === 1 && first !== undefined) {
+      const result = outcome(first);
+      results[first] = isThenable(result) ? await result : result;
+    } else if (plan.schemes.length > 1) {
+      const outcomes = await Promise.all(plan.schemes.map(outcome));
+      plan.schemes.forEach((scheme, at) => {
+        results[scheme] = outcomes[at];
+      });
+    }
+    const authorized = plan.requirements.some((requirement) =>
+      requirement.every((scheme) => satisfied(results[scheme])),
+    );
     results["authorized"] = authorized;
     context.security = results as Context["security"];
-    if (postSecurity !== undefined) await postSecurity(context, call);
+    pending = postSecurity?.(context, call);
+    if (isThenable(pending)) await pending;
     if (!authorized && plan.requirements.length > 0) {
       return (await unauthorized(context, call)) as ApiResponse;
     }
 
     // Validated as read, in postSecurityHandler (src/openapi/inputs.ts), as in handleRequest.
-    if (preOperation !== undefined) await preOperation(context, call);
+    pending = preOperation?.(context, call);
+    if (isThenable(pending)) await pending;
     return (await plan.handle(context, call)) as ApiResponse;
   };
 }
+
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof (value as { then?: unknown } | null | undefined)?.then === "function";
+
+const failed = (error: unknown) => ({ error: error || new Error("security handler rejected") });
+
+/** Whether a security scheme's outcome counts as met, as handleRequest decides it. */
+const satisfied = (result: unknown): boolean =>
+  Boolean(result) && !(typeof result === "object" && (result as { error?: unknown }).error);
 
 interface Plan {
   /** Each security requirement as the scheme names it needs, all of them. */
