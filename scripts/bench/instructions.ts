@@ -6,7 +6,9 @@
 // Slow (valgrind runs the server ~50× slower), so it counts a few thousand requests, after as
 // many of warm-up (with less, V8 is still compiling inside the window). KEEP=1 keeps the
 // callgrind files (callgrind_annotate reads them). --preload N stores N plants first, so the
-// same counts show what a large store costs per request.
+// same counts show what a large store costs per request. Each count is also given without V8's
+// optimizing compiler, and without it and garbage collection (see backgroundWork below): the
+// last is the steadiest figure to compare two commits by.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
@@ -110,28 +112,45 @@ async function waitUntilAnswering(child: ChildProcess): Promise<void> {
   throw new Error("the server did not answer under valgrind within 600 s");
 }
 
-/** Instructions per request: all of them, and those of V8's optimizing compiler among them. */
+/** Instructions per request: all of them, and those of V8's optimizing compiler and GC among them. */
 interface Count {
   all: number;
   compiling: number;
+  collecting: number;
 }
 
+/** Functions whose instructions (inclusive) are V8's garbage collection on the main thread. */
+const MAIN_THREAD_GC = [
+  "v8::internal::Heap::CollectGarbage(",
+  "v8::internal::IncrementalMarking::Step(",
+  "v8::internal::IncrementalMarking::Start(",
+];
+
 /**
- * What V8's optimizing compiler (Turbofan, on its own threads) ran in a dump. Even after
- * thousands of requests of warm-up it is still compiling under valgrind, where it was half of
- * a create's count; a server that has run for a while has mostly finished, so the counts are
- * also given without it.
+ * What V8's optimizing compiler (Turbofan, on its own threads) and its garbage collector ran in
+ * a dump. Even after thousands of requests of warm-up it is still compiling under valgrind,
+ * where it was half of a create's count; a server that has run for a while has mostly
+ * finished, so the counts are also given without it. A full collection comes every several
+ * thousand requests and costs some 100 million instructions: whether one falls inside a
+ * window of 2,000 moves a count by a quarter, so the counts are also given without GC (and GC
+ * alone, which is what allocating less lowers). GC here: every V8 helper thread's work but
+ * the compiler's (marking, sweeping, evacuating), and the collections and marking steps on
+ * the main thread.
  */
-function compiling(file: string): number {
+function backgroundWork(file: string): { compiling: number; collecting: number } {
   const annotated = execFileSync(
     "callgrind_annotate",
     ["--inclusive=yes", "--threshold=100", file],
     { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 },
-  );
-  const line = annotated
-    .split("\n")
-    .find((text) => text.includes("OptimizingCompileDispatcher::CompileTask::RunInternal"));
-  return Number((line ?? "0").trim().split(" ")[0]?.replaceAll(",", "") ?? 0);
+  ).split("\n");
+  const inclusive = (name: string) =>
+    annotated
+      .filter((text) => text.includes(name))
+      .reduce((sum, text) => sum + Number(text.trim().split(" ")[0]?.replaceAll(",", "") ?? 0), 0);
+  const compiling = inclusive("OptimizingCompileDispatcher::CompileTask::RunInternal()");
+  const helpers = inclusive("node::(anonymous namespace)::PlatformWorkerThread(void*)");
+  const mainThread = MAIN_THREAD_GC.reduce((sum, name) => sum + inclusive(name), 0);
+  return { compiling, collecting: helpers - compiling + mainThread };
 }
 
 /**
@@ -171,7 +190,12 @@ async function count(
     const file = `${out}.${child.pid}.1`;
     const total = /\n(?:totals|summary): (\d+)/.exec(readFileSync(file, "utf8"))?.[1];
     if (total === undefined) throw new Error(`no totals in ${file}`);
-    return { all: Number(total) / requests, compiling: compiling(file) / requests };
+    const { compiling, collecting } = backgroundWork(file);
+    return {
+      all: Number(total) / requests,
+      compiling: compiling / requests,
+      collecting: collecting / requests,
+    };
   } finally {
     if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((resolve) => child.once("exit", resolve));
@@ -213,10 +237,11 @@ try {
     `\n${requests} requests counted after ${warmup} warm-up, ${concurrency} at a time, ${preload} stored before\n\n`,
   );
   process.stdout.write(
-    "| target | instructions per request | ceiling ÷ this | without V8's optimizing compiler | ceiling ÷ this |\n|---|---:|---:|---:|---:|\n",
+    "| target | instructions per request | ceiling ÷ this | without V8's optimizing compiler | ceiling ÷ this | of which GC | without the compiler or GC | ceiling ÷ this |\n|---|---:|---:|---:|---:|---:|---:|---:|\n",
   );
   const [createCeiling, , , readCeiling] = rows.map(([, n]) => n);
   const steady = (n: Count) => n.all - n.compiling;
+  const mutator = (n: Count) => n.all - n.compiling - n.collecting;
   const ratio = (base: number | undefined, n: number) =>
     base === undefined ? "-" : (base / n).toFixed(2);
   const figure = (n: number) => Math.round(n).toLocaleString("en");
@@ -227,10 +252,16 @@ try {
       : name.startsWith("sqlite: GET")
         ? readCeiling
         : n;
-    const baseSteady = base === undefined ? undefined : steady(base);
-    process.stdout.write(
-      `| ${name} | ${figure(n.all)} | ${ratio(base?.all, n.all)} | ${figure(steady(n))} | ${ratio(baseSteady, steady(n))} |\n`,
-    );
+    const cells = [
+      figure(n.all),
+      ratio(base?.all, n.all),
+      figure(steady(n)),
+      ratio(base && steady(base), steady(n)),
+      figure(n.collecting),
+      figure(mutator(n)),
+      ratio(base && mutator(base), mutator(n)),
+    ];
+    process.stdout.write(`| ${name} | ${cells.join(" | ")} |\n`);
   }
 } finally {
   if (process.env["KEEP"] === undefined) rmSync(work, { recursive: true, force: true });
