@@ -108,8 +108,7 @@ async function serve(config: Config): Promise<void> {
         log,
       }),
     logLevel: config.logLevel,
-    // Workers of one supervisor share its standard output: their writes must not interleave.
-    logStream: bufferedStandardOutput(1, { shared: isSupervisedWorker() }),
+    logStream: bufferedStandardOutput(),
     ops: config.ops,
     publicUrl: config.publicUrl,
   }).catch(async (error: unknown) => {

@@ -10,11 +10,13 @@ export class LineChunks {
   private used = 0;
   /** A written chunk's buffer, to gather into next instead of allocating one. */
   private spare: Buffer | undefined;
+  /** The buffers made here: only these are gathered into again. */
+  private readonly own = new WeakSet<ArrayBufferLike>();
   /** Bytes gathered and not yet taken. */
   bytes = 0;
 
   constructor(private readonly chunkBytes: number) {
-    this.current = Buffer.allocUnsafeSlow(chunkBytes);
+    this.current = this.allocate();
   }
 
   add(line: string): void {
@@ -51,11 +53,7 @@ export class LineChunks {
 
   /** A taken chunk is written: its buffer may be gathered into again. */
   release(chunk: Buffer): void {
-    // Only the buffers made here are exactly chunkBytes long; a line longer than a chunk was
-    // given its own, longer one.
-    if (chunk.buffer.byteLength === this.chunkBytes) {
-      this.spare = Buffer.from(chunk.buffer, 0, this.chunkBytes);
-    }
+    if (this.own.has(chunk.buffer)) this.spare = Buffer.from(chunk.buffer, 0, this.chunkBytes);
   }
 
   /** Drops everything gathered. */
@@ -67,9 +65,21 @@ export class LineChunks {
 
   private cut(): void {
     if (this.used === 0) return;
-    this.waiting.push(this.current.subarray(0, this.used));
-    this.current = this.spare ?? Buffer.allocUnsafeSlow(this.chunkBytes);
-    this.spare = undefined;
+    if (this.used <= this.chunkBytes / 2) {
+      // Cut early (a flush, or a line longer than a chunk): a copy of what is there, so that a
+      // little waiting text never holds a whole buffer, and this one goes on gathering.
+      this.waiting.push(Buffer.from(this.current.subarray(0, this.used)));
+    } else {
+      this.waiting.push(this.current.subarray(0, this.used));
+      this.current = this.spare ?? this.allocate();
+      this.spare = undefined;
+    }
     this.used = 0;
+  }
+
+  private allocate(): Buffer {
+    const buffer = Buffer.allocUnsafeSlow(this.chunkBytes);
+    this.own.add(buffer.buffer);
+    return buffer;
   }
 }

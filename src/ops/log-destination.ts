@@ -1,14 +1,14 @@
 // Where the service's log lines go: standard output, gathered and written asynchronously. A
 // synchronous write per request (pino's default for stdout) took about 7% of a create's CPU
 // (BENCHMARKS.md). Lines go out once a chunk has gathered or 250 ms have passed, in writes of
-// whole lines. A chunk is 64 KiB, so that a loaded server makes a write (a trip through libuv's
-// thread pool) per few hundred lines rather than per twenty, except where other processes
-// write lines into the same pipe or socket (the workers of a cluster): there it is 4 KiB,
-// which a pipe keeps whole (PIPE_BUF), so that their lines never cut into each other. What is
-// still gathered is written when the process exits, short of SIGKILL, an abort, or a signal
-// left to its default action. Neither a stalled nor a closed standard output can stop or stall
-// the service: at most 16 MiB wait (later lines are dropped), and once it is gone (EPIPE)
-// lines are dropped.
+// whole lines. Into a file a chunk is 64 KiB, so that a loaded server makes a write (a trip
+// through libuv's thread pool) per few hundred lines rather than per twenty. Into a pipe or
+// socket it is 4 KiB, which a pipe keeps whole (PIPE_BUF): other processes may write into the
+// same one (a cluster's workers, a shell's other commands), and their lines and ours never cut
+// into each other. What is still gathered is written when the process exits, short of
+// SIGKILL, an abort, or a signal left to its default action. Neither a stalled nor a closed
+// standard output can stop or stall the service: at most 16 MiB wait (later lines are
+// dropped), and once it is gone (EPIPE) lines are dropped.
 import { fstatSync, write, writeSync } from "node:fs";
 import { LineChunks } from "./line-chunks.ts";
 
@@ -25,14 +25,8 @@ export interface LogOutput {
   flushSync(): void;
 }
 
-export interface LogOutputOptions {
-  /** Whether other processes write lines to the same standard output (cluster workers). */
-  shared?: boolean;
-}
-
 /** How many bytes one write may hold so that no other process's line can cut into it. */
-export function chunkBytesFor(fd: number, shared: boolean): number {
-  if (!shared) return CHUNK_BYTES;
+export function chunkBytesFor(fd: number): number {
   try {
     const stat = fstatSync(fd);
     // A regular file's writes are whole however long (the kernel holds the file position
@@ -44,11 +38,8 @@ export function chunkBytesFor(fd: number, shared: boolean): number {
   }
 }
 
-export function bufferedStandardOutput(
-  fd = 1,
-  { shared = false }: LogOutputOptions = {},
-): LogOutput {
-  const chunks = new LineChunks(chunkBytesFor(fd, shared));
+export function bufferedStandardOutput(fd = 1): LogOutput {
+  const chunks = new LineChunks(chunkBytesFor(fd));
   /** The rest of a chunk a write took only part of, or could not take yet: written first. */
   let retry: Buffer | undefined;
   let writing = false;
@@ -96,7 +87,9 @@ export function bufferedStandardOutput(
   const output: LogOutput = {
     write(line) {
       if (gone) return true;
-      if (chunks.bytes + line.length > MAX_GATHERED_BYTES) return true;
+      // UTF-8 takes at most 3 bytes per UTF-16 unit: counted only near the bound.
+      const room = MAX_GATHERED_BYTES - chunks.bytes;
+      if (line.length * 3 > room && Buffer.byteLength(line) > room) return true;
       chunks.add(line);
       if (chunks.hasWholeChunk) flush();
       else later(FLUSH_INTERVAL_MS);
