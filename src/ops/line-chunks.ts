@@ -1,7 +1,8 @@
 // Log lines gathered into chunks for writing: each chunk holds whole lines, at most a set
 // number of bytes (a longer line goes alone), encoded once, straight into a buffer that is used
 // again once its chunk is written. Until then lines go into another one: a write in flight
-// never sees its bytes change.
+// never sees its bytes change. What waits is bounded too: a line that would pass the bound is
+// dropped.
 
 export class LineChunks {
   /** Chunks full or cut off, oldest first, waiting to be taken. */
@@ -15,27 +16,36 @@ export class LineChunks {
   /** Bytes gathered and not yet taken. */
   bytes = 0;
 
-  constructor(private readonly chunkBytes: number) {
+  constructor(
+    private readonly chunkBytes: number,
+    /** Most bytes that may wait, gathered and not yet taken. */
+    private readonly maxBytes = Number.POSITIVE_INFINITY,
+  ) {
     this.current = this.allocate();
   }
 
-  add(line: string): void {
+  /** Gathers the line; false when it is dropped, as more than maxBytes would then wait. */
+  add(line: string): boolean {
     const room = this.chunkBytes - this.used;
-    // A character is at most 3 bytes of UTF-8 per UTF-16 unit: most lines fit without counting.
-    if (line.length * 3 > room) {
+    // A character is at most 3 bytes of UTF-8 per UTF-16 unit: most lines are far enough from
+    // both bounds not to be counted at all.
+    const most = line.length * 3;
+    if (most > room || this.bytes + most > this.maxBytes) {
       const length = Buffer.byteLength(line);
+      if (this.bytes + length > this.maxBytes) return false;
       if (length > room) {
         this.cut();
         if (length > this.chunkBytes) {
           this.waiting.push(Buffer.from(line));
           this.bytes += length;
-          return;
+          return true;
         }
       }
     }
     const written = this.current.write(line, this.used);
     this.used += written;
     this.bytes += written;
+    return true;
   }
 
   /** Whether a whole chunk is waiting: worth a write now rather than later. */

@@ -39,7 +39,7 @@ export function chunkBytesFor(fd: number): number {
 }
 
 export function bufferedStandardOutput(fd = 1): LogOutput {
-  const chunks = new LineChunks(chunkBytesFor(fd));
+  const chunks = new LineChunks(chunkBytesFor(fd), MAX_GATHERED_BYTES);
   /** The rest of a chunk a write took only part of, or could not take yet: written first. */
   let retry: Buffer | undefined;
   let writing = false;
@@ -87,10 +87,7 @@ export function bufferedStandardOutput(fd = 1): LogOutput {
   const output: LogOutput = {
     write(line) {
       if (gone) return true;
-      // UTF-8 takes at most 3 bytes per UTF-16 unit: counted only near the bound.
-      const room = MAX_GATHERED_BYTES - chunks.bytes;
-      if (line.length * 3 > room && Buffer.byteLength(line) > room) return true;
-      chunks.add(line);
+      if (!chunks.add(line)) return true;
       if (chunks.hasWholeChunk) flush();
       else later(FLUSH_INTERVAL_MS);
       return true;

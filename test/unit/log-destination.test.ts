@@ -40,6 +40,15 @@ describe("the log output", () => {
     expect(chunks.bytes).toBe(0);
   });
 
+  it("when more would wait than the bound, counted in bytes, then the line is dropped", () => {
+    const chunks = new LineChunks(4096, 10_000);
+    expect(chunks.add("x".repeat(3000))).toBe(true);
+    // 4,000 characters, 8,000 bytes of UTF-8: 11,000 would wait.
+    expect(chunks.add("é".repeat(4000))).toBe(false);
+    expect(chunks.add("y".repeat(7000))).toBe(true);
+    expect(chunks.bytes).toBe(10_000);
+  });
+
   it("when a chunk is taken and not yet released, then lines gathered after it never change its bytes", () => {
     const chunks = new LineChunks(4096);
     for (let n = 0; n < 100; n++) chunks.add(line(n));
