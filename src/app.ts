@@ -8,7 +8,6 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from "fastify";
-import type { Operation } from "openapi-backend";
 import type { AuthenticatorFactory } from "./auth/authenticator.ts";
 import { parseBearer } from "./auth/bearer.ts";
 import type { AuthFailure, AuthOutcome } from "./auth/outcome.ts";

@@ -2,12 +2,11 @@
 // for tests that need a real socket, real signals and a real SQLite file.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, expect } from "vitest";
 import { startNodeArguments } from "../../scripts/start-command.ts";
 import { openSqliteStore } from "../../src/store/sqlite.ts";
