@@ -59,8 +59,9 @@ export interface AppOptions {
   publicUrl?: string | undefined;
   /**
    * Every request through openapi-backend's own `handleRequest`, without the per-operation
-   * routes and their shortcuts: the reference that test/spec/differential.test.ts holds the
-   * shortcuts to. Never set in production.
+   * routes and their shortcuts, and through @fastify/cors's hook even without an Origin header:
+   * the reference that test/spec/differential.test.ts holds the shortcuts to. Never set in
+   * production.
    */
   referencePipeline?: boolean;
 }
@@ -176,10 +177,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   addSecurityHeaders(app);
   echoRequestId(app);
   const document = api.document;
-  await addCors(app, send, ops.corsOrigins, {
-    methods: documentMethods(document),
-    responseHeaders: documentResponseHeaders(document),
-  });
+  await addCors(
+    app,
+    send,
+    ops.corsOrigins,
+    {
+      methods: documentMethods(document),
+      responseHeaders: documentResponseHeaders(document),
+    },
+    options.referencePipeline !== true,
+  );
   addDraining(app, send);
   await addOverloadGuard(app, send, ops.maxEventLoopDelayMs);
   const rateLimits = createRateLimits(ops);

@@ -87,6 +87,31 @@ describe("CORS for an allowed origin", () => {
   );
 });
 
+// Not a CORS request: no Access-Control-* header, and Vary: Origin, since the same request
+// from a page would be answered with them (caches must not serve one for the other).
+const NO_ORIGIN = [
+  { method: "GET" as const, url: "/plants?limit=1", headers: AUTH },
+  { method: "GET" as const, url: "/no/such/path", headers: AUTH },
+  { method: "OPTIONS" as const, url: "/plants", headers: AUTH },
+  { method: "POST" as const, url: "/plants", headers: {} },
+];
+
+describe.each([
+  ["enabled for some origins", [ALLOWED]],
+  ["not enabled", []],
+])("CORS %s, a request without Origin", (_what, corsOrigins) => {
+  const app = useTestApp(undefined, { ops: { corsOrigins } });
+
+  it.each(NO_ORIGIN)(
+    "when $method $url comes without Origin, then no CORS headers and Vary: Origin",
+    async (request) => {
+      const res = await app().app.inject(request);
+      expect(res.headers.vary).toBe("Origin");
+      expect(Object.keys(res.headers).filter((h) => h.startsWith("access-control-"))).toEqual([]);
+    },
+  );
+});
+
 describe("CORS by default", () => {
   const app = useTestApp();
 
