@@ -246,10 +246,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       afterAuthentication: (outcome) => rateLimits.afterAuthentication(request, outcome),
       params: routedTo?.params,
     };
-    const answer = await (routedTo === undefined
-      ? decide(facts)
-      : decideRouted(routedTo.operation, facts)
-    ).catch(refusalOf);
+    let answer: ApiResponse;
+    try {
+      answer = await (routedTo === undefined
+        ? decide(facts)
+        : decideRouted(routedTo.operation, facts));
+    } catch (error) {
+      answer = refusalOf(error);
+    }
     // Announced on what the caller's own requests got (2xx, 4xx), as the YAML documents it.
     return send(reply, answer, answer.status < 500 ? rateLimits.headersFor(request) : undefined);
   };

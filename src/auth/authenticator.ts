@@ -12,8 +12,12 @@ import { type AuthOutcome, failure, type Principal } from "./outcome.ts";
 import { createStaticTokens } from "./static-tokens.ts";
 
 export interface Authenticator {
-  /** Who the Authorization header's bearer token belongs to; scopes are checked apart. */
-  identify(authorization: string | undefined): Promise<AuthOutcome>;
+  /**
+   * Who the Authorization header's bearer token belongs to; scopes are checked apart. A
+   * promise only where the answer needs one (a managed token's lookup, a JWT's signature);
+   * a static token or a missing or malformed header is answered at once. May throw.
+   */
+  identify(authorization: string | undefined): AuthOutcome | Promise<AuthOutcome>;
   /** Stops refreshing managed tokens and records their last uses. */
   close(): Promise<void>;
 }
@@ -40,7 +44,7 @@ export async function createAuthenticator(options: AuthenticatorOptions): Promis
   const managed = await openManagedTokens(options.tokens, { ...options.managed, log });
 
   // Not async: a static token is checked at once, and each async layer would cost the request
-  // a promise and turns of the microtask queue. A throw still rejects identify's promise.
+  // a promise and turns of the microtask queue.
   const check = (token: string): AuthOutcome | Promise<AuthOutcome> => {
     if (isManagedToken(token)) return managed.check(token);
     if (JWT_SHAPE.test(token)) {
@@ -53,12 +57,8 @@ export async function createAuthenticator(options: AuthenticatorOptions): Promis
 
   return {
     identify(authorization) {
-      try {
-        const credentials = parseBearer(authorization);
-        return Promise.resolve(credentials.ok ? check(credentials.token) : credentials);
-      } catch (error) {
-        return Promise.reject(error);
-      }
+      const credentials = parseBearer(authorization);
+      return credentials.ok ? check(credentials.token) : credentials;
     },
     close: () => managed.close(),
   };

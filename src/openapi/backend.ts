@@ -13,6 +13,7 @@ import { authFailureResponse } from "./auth-response.ts";
 import { loadDocument, SCOPES_EXTENSION } from "./document.ts";
 import { type Inputs, inputReaders, type ReadInputs } from "./inputs.ts";
 import type { OperationHandlers } from "./operation-types.ts";
+import { isThenable } from "./thenable.ts";
 
 /** What the Fastify route hands to every openapi-backend handler besides the context. */
 export interface Call {
@@ -64,10 +65,16 @@ export async function createBackend({
     securityHandlers: {
       // A token without a needed scope fails here too (insufficient_scope), so that the body
       // is never read for it; unauthorizedHandler answers 403 for that kind of failure.
-      bearerAuth: async (c: Context, call: Call) =>
-        settle(await authenticator.identify(header(c, "authorization")), c, call),
+      // Not async: a static token is known at once, and only a lookup or a signature check
+      // needs a promise (src/openapi/thenable.ts). A throw fails the scheme just as a rejection.
+      bearerAuth: (c: Context, call: Call) => {
+        const outcome = authenticator.identify(header(c, "authorization"));
+        return isThenable(outcome)
+          ? Promise.resolve(outcome).then((known) => settle(known, c, call))
+          : settle(outcome, c, call);
+      },
       // GET /metrics has a token of its own; without one configured, it is open.
-      metricsToken: async (c: Context, call: Call) => {
+      metricsToken: (c: Context, call: Call) => {
         if (metricsToken === undefined) return { ok: true };
         return settle(metricsToken(header(c, "authorization")), c, call);
       },
@@ -141,7 +148,7 @@ function settle(outcome: AuthOutcome, c: Context, call: Call): unknown {
  */
 function withInputs(
   operations: OperationHandlers,
-): Record<string, (c: Context, call: Call) => Promise<ApiResponse>> {
+): Record<string, (c: Context, call: Call) => ApiResponse | Promise<ApiResponse>> {
   return Object.fromEntries(
     Object.entries(operations).map(([operationId, handler]) => {
       // Every handler takes its own operation's inputs, which the document's readers and
@@ -149,7 +156,8 @@ function withInputs(
       const typed = handler as (input: Inputs, context: Context) => Promise<ApiResponse>;
       return [
         operationId,
-        async (c: Context, call: Call) => {
+        // Not async: the handler's own promise is the answer, without another layer around it.
+        (c: Context, call: Call) => {
           const { inputs } = call;
           if (inputs === undefined) throw new Error(`${operationId} reached with nothing read`);
           if (!inputs.ok) return errorResponse(inputs.problem.status, inputs.problem.message);

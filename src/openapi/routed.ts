@@ -6,6 +6,7 @@
 import type { Context, OpenAPIBackend, Operation, Request } from "openapi-backend";
 import type { ApiResponse } from "../http/responses.ts";
 import type { Call } from "./backend.ts";
+import { isThenable } from "./thenable.ts";
 
 type Handler = (context: Context, call: Call) => unknown;
 
@@ -27,8 +28,7 @@ export function createRoutedHandler(api: OpenAPIBackend): RoutedHandler {
   // What handleRequest works out from the operation on every request, worked out once.
   const plans = new Map(api.router.getOperations().map((op) => [op, planFor(op, required)]));
 
-  // A step's result is awaited only when it is a promise (a thenable): an `await` on anything
-  // else still costs a turn of the microtask queue, and a request passes several steps. Their
+  // A step's result is awaited only when it is a promise (src/openapi/thenable.ts). Their
   // results are not used, as in handleRequest; a step that throws rejects the request either way.
   return async (operation, call) => {
     const plan = plans.get(operation) ?? planFor(operation, required);
@@ -82,9 +82,6 @@ export function createRoutedHandler(api: OpenAPIBackend): RoutedHandler {
     return (await plan.handle(context, call)) as ApiResponse;
   };
 }
-
-const isThenable = (value: unknown): value is PromiseLike<unknown> =>
-  typeof (value as { then?: unknown } | null | undefined)?.then === "function";
 
 const failed = (error: unknown) => ({ error: error || new Error("security handler rejected") });
 
