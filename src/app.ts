@@ -19,7 +19,7 @@ import { type ConnectionGuard, guardConnections } from "./http/connections.ts";
 import { addCors } from "./http/cors.ts";
 import { addDraining } from "./http/draining.ts";
 import { exactJson } from "./http/exact-json.ts";
-import { addOperationRoutes, type Routed, routedOperation } from "./http/operation-routes.ts";
+import { addOperationRoutes, type Routed, routedOf } from "./http/operation-routes.ts";
 import { addOverloadGuard } from "./http/overload.ts";
 import { createRateLimits, refusalOf } from "./http/rate-limit.ts";
 import { parserErrorResponse, writeRawResponse } from "./http/raw-response.ts";
@@ -171,7 +171,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     app,
     metrics,
     (request) =>
-      routedOperation(api, request)?.operation.operationId ??
+      routedOf(api, request)?.operation.operationId ??
       operationIdOf(api, request.method, request.url),
   );
   addSecurityHeaders(app);

@@ -33,10 +33,22 @@ export function addOperationRoutes(
       url: operation.path.replace(/\{([^{}/]+)\}/g, ":$1"),
       exposeHeadRoute: false,
       config: { operation },
-      handler: (request, reply) => handle(request, reply, routedOperation(api, request)),
+      handler: (request, reply) => {
+        const routed = routedOperation(api, request);
+        (request as WithRouted)[ROUTED] = routed;
+        return handle(request, reply, routed);
+      },
     });
   }
 }
+
+// What the route worked out, kept on the request for its metrics labels (src/app.ts).
+const ROUTED = Symbol("routed operation");
+type WithRouted = FastifyRequest & { [ROUTED]?: Routed | undefined };
+
+/** routedOperation's answer for the request: as its route found it, or worked out now. */
+export const routedOf = (api: OpenAPIBackend, request: FastifyRequest): Routed | undefined =>
+  ROUTED in request ? (request as WithRouted)[ROUTED] : routedOperation(api, request);
 
 /**
  * The operation of the per-operation route that matched, if openapi-backend routes the

@@ -62,13 +62,13 @@ function inputReader(
     if (body !== undefined && !body.ok) return { ok: false, problem: body.problem };
     const { path, query, header } = parameters.values;
     // The shape openapi-backend's validators take: parameters by kind, and the body.
-    const checked = {
+    const checked: Record<string, unknown> = {
       path: asDoubles(path),
       query: asDoubles(query),
       header: asDoubles(header),
       cookie: {},
-      ...(body === undefined ? {} : { requestBody: body.forValidation }),
     };
+    if (body !== undefined) checked["requestBody"] = body.forValidation;
     const errors: ErrorObject[] = [];
     for (const validate of validators) {
       if (!validate(checked)) errors.push(...(validate.errors ?? []));
@@ -101,13 +101,15 @@ function asDoubles(values: Record<string, unknown>): Record<string, unknown> {
   }
   return values;
 }
-const doublesCopy = (values: Record<string, unknown>): Record<string, unknown> =>
-  Object.fromEntries(
-    Object.entries(values).map(([name, value]) => [
-      name,
-      Array.isArray(value) ? value.map(asDouble) : asDouble(value),
-    ]),
-  );
+function doublesCopy(values: Record<string, unknown>): Record<string, unknown> {
+  // A loop rather than entries, map and fromEntries: a path id is a bigint on every GET.
+  const copy: Record<string, unknown> = {};
+  for (const name in values) {
+    const value = values[name];
+    copy[name] = Array.isArray(value) ? value.map(asDouble) : asDouble(value);
+  }
+  return copy;
+}
 const asDouble = (value: unknown): unknown =>
   typeof value === "bigint" ? validationStandIn(value) : value;
 
