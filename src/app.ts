@@ -23,7 +23,12 @@ import { addOperationRoutes, type Routed, routedOf } from "./http/operation-rout
 import { addOverloadGuard } from "./http/overload.ts";
 import { createRateLimits, refusalOf } from "./http/rate-limit.ts";
 import { parserErrorResponse, writeRawResponse } from "./http/raw-response.ts";
-import { checkRequestHead, declaredContentType, setAsideContentType } from "./http/request-head.ts";
+import {
+  checkRequestHead,
+  declaredContentType,
+  NEUTRAL_CONTENT_TYPE,
+  setAsideContentType,
+} from "./http/request-head.ts";
 import { echoRequestId, requestIdFor } from "./http/request-id.ts";
 import { logAnswered, OneLinePerRequest } from "./http/request-log.ts";
 import { type ApiResponse, errorResponse } from "./http/responses.ts";
@@ -204,8 +209,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // Every body is kept as raw bytes whatever its content type: what it means is decided
   // after routing and authentication, in src/http/body.ts.
+  // The neutral type setAsideContentType gives every request is named as well as "*": Fastify
+  // caches the parser it finds for a named type, but parses the header anew on every request
+  // to fall back to "*".
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
+  const keepBytes = (_request: FastifyRequest, body: Buffer, done: (e: null, b: Buffer) => void) =>
+    done(null, body);
+  app.addContentTypeParser(NEUTRAL_CONTENT_TYPE, { parseAs: "buffer" }, keepBytes);
+  app.addContentTypeParser("*", { parseAs: "buffer" }, keepBytes);
 
   // Every decision comes from openapi-backend (src/openapi/decide.ts); a body problem found
   // while receiving is reported only once the request is routed and authenticated.

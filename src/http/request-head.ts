@@ -41,7 +41,7 @@ export function checkRequestHead(request: FastifyRequest): ApiResponse | undefin
 const DECLARED_CONTENT_TYPE = Symbol("declared content type");
 type WithDeclared = FastifyRequest & { [DECLARED_CONTENT_TYPE]?: string | undefined };
 // What Fastify sees instead: one fixed value, so its own parsing never meets client text.
-const NEUTRAL_CONTENT_TYPE = "application/octet-stream";
+export const NEUTRAL_CONTENT_TYPE = "application/octet-stream";
 
 /**
  * Fastify parses the Content-Type before any route runs and refuses one it cannot read,

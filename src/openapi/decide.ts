@@ -48,8 +48,8 @@ function callFor(facts: RequestFacts): Call {
     method,
     path: originForm(target),
     headers: headers as Request["headers"],
-    ...(query === undefined ? {} : { query: query as NonNullable<Request["query"]> }),
   };
+  if (query !== undefined) request.query = query as NonNullable<Request["query"]>;
   // Every member present (some undefined), so that each call has the same shape.
   return { request, readBody, params, onAuthFailure, beforeAuthentication, afterAuthentication };
 }
