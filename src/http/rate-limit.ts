@@ -61,8 +61,6 @@ const REMEMBERED_KEYS = 10_000;
 
 export function createRateLimits(limits: Limits): RateLimits {
   const perCaller = createWindowCounter(WINDOW_MS, REMEMBERED_KEYS);
-  // What each counted request's answer announces; gone with the request.
-  const announced = new WeakMap<FastifyRequest, Readonly<Record<string, string>>>();
   const policy = `"${CALLER_POLICY}";q=${limits.tokenRateLimit};w=${WINDOW_MS / 1000}`;
   // Keyed by the client address as Fastify sees it (PLANTSTORE_TRUST_PROXY), IPv6 by /64.
   const failures = createWindowCounter(WINDOW_MS, REMEMBERED_KEYS);
@@ -92,10 +90,10 @@ export function createRateLimits(limits: Limits): RateLimits {
       if (limits.tokenRateLimit === 0 || !outcome.ok) return;
       const used = perCaller.add(outcome.principal.limitKey);
       const remaining = Math.max(0, limits.tokenRateLimit - used.count);
-      announced.set(request, {
+      (request as Announcing)[ANNOUNCED] = {
         "ratelimit-policy": policy,
         ratelimit: `"${CALLER_POLICY}";r=${remaining};t=${used.resetInSeconds}`,
-      });
+      };
       if (used.count > limits.tokenRateLimit) {
         throw tooMany(
           `this token made more than ${limits.tokenRateLimit} requests this minute`,
@@ -103,9 +101,14 @@ export function createRateLimits(limits: Limits): RateLimits {
         );
       }
     },
-    headersFor: (request) => announced.get(request),
+    headersFor: (request) => (request as Announcing)[ANNOUNCED],
   };
 }
+
+// What a counted request's answer announces, kept on the request and gone with it (a member
+// rather than a WeakMap entry: no ephemeron for the collector to trace, on every request).
+const ANNOUNCED = Symbol("announced rate limit");
+type Announcing = FastifyRequest & { [ANNOUNCED]?: Readonly<Record<string, string>> };
 
 const needsCredentials = (operation: Operation): boolean =>
   (operation.security ?? []).some((requirement) => Object.keys(requirement).length > 0);
