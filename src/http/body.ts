@@ -102,7 +102,7 @@ function exactReader(
   text: string,
   count: number,
 ): (path: readonly JsonStep[], parsed: number) => bigint | null {
-  const mayNeedExact = MAY_NEED_EXACT_READING.test(text);
+  const mayNeedExact = mayNeedExactReading(text);
   let literals: unknown;
   const literal = (path: readonly JsonStep[]): string | undefined => {
     if (count <= FEW) return literalAt(text, path);
@@ -136,7 +136,24 @@ function readAt(value: unknown, path: readonly JsonStep[]): unknown {
   return node;
 }
 
-const MAY_NEED_EXACT_READING = /[\d.]{16}|[eE]-/;
+/**
+ * Whether the text has 16 digits and dots in a row, or a negative exponent ("e-", "E-"): one
+ * pass over its characters, several times faster than the equivalent pattern on a short body.
+ */
+export function mayNeedExactReading(text: string): boolean {
+  let run = 0;
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if ((code >= 0x30 && code <= 0x39) || code === 0x2e) {
+      run += 1;
+      if (run >= 16) return true;
+    } else {
+      run = 0;
+      if ((code === 0x65 || code === 0x45) && text.charCodeAt(at + 1) === 0x2d) return true;
+    }
+  }
+  return false;
+}
 
 // The bytes are read as they arrive: a compressed body would be stored as if it were text.
 function checkCodings(headers: BodyHeaders): BodyProblem | undefined {

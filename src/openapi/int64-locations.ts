@@ -54,6 +54,19 @@ export function int64Locations(schema: unknown): Int64Location[] {
 
 /** The concrete paths in `value` that `location` names and that hold a number. */
 export function numbersAt(value: unknown, location: Int64Location): JsonStep[][] {
+  // The usual location is member names only (a body's id): followed without closures or copies.
+  let node = value;
+  for (const step of location) {
+    if (typeof step !== "string") return numbersAlong(value, location);
+    if (typeof node !== "object" || node === null || Array.isArray(node)) return [];
+    if (!Object.hasOwn(node, step)) return [];
+    node = (node as Record<string, unknown>)[step];
+  }
+  return typeof node === "number" ? [[...(location as readonly string[])]] : [];
+}
+
+/** numbersAt for a location with wildcards: every path that matches. */
+function numbersAlong(value: unknown, location: Int64Location): JsonStep[][] {
   const out: JsonStep[][] = [];
   const visit = (node: unknown, depth: number, path: JsonStep[]) => {
     if (depth === location.length) {

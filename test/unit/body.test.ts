@@ -1,7 +1,7 @@
 // The fast path for ids (a safe integer from a short literal) must agree exactly with the
 // exact reading of the literal, for every kind of number literal a client may send.
 import { describe, expect, it } from "vitest";
-import { interpretBody } from "../../src/http/body.ts";
+import { interpretBody, mayNeedExactReading } from "../../src/http/body.ts";
 import { integerFromLiteral } from "../../src/http/int64.ts";
 
 const JSON_HEADERS = { "content-type": "application/json" } as const;
@@ -24,6 +24,8 @@ function exactIdOf(literal: string, name = "x"): bigint | null | undefined {
 /** Literals of every shape: plain, signed, with fractions, exponents, zeros, many digits. */
 function literals(): string[] {
   const out = ["0", "-0", "0.0", "1e-400", "1e400", "1.0000000000000000001", "-1e-1"];
+  // The shortest that JSON.parse rounds to an integer they are not (17 significant digits).
+  out.push("1.0000000000000001", "0.99999999999999999", "-2.0000000000000001");
   let seed = 12345;
   const next = (n: number) => {
     seed = (seed * 1103515245 + 12345) % 2 ** 31;
@@ -53,5 +55,21 @@ describe("interpretBody's id", () => {
   ])("when the body holds %s, then the id is still exact", (_, name) => {
     expect(exactIdOf("42", name)).toBe(42n);
     expect(exactIdOf("9007199254740993", name)).toBe(9007199254740993n);
+  });
+});
+
+describe("the check for text that may need the exact reading", () => {
+  it.each([
+    ["15 digits in a row", '{"id":123456789012345}', false],
+    ["16 digits in a row", '{"id":1234567890123456}', true],
+    ["16 digits and dots in a row", '{"id":1.00000000000001}', true],
+    ["digits broken by a quote", '{"id":12345678,"name":"12345678"}', false],
+    ["a negative exponent", '{"id":1e-5}', true],
+    ["a negative exponent, upper case", '{"id":1E-5}', true],
+    ["e- in a name", '{"name":"tree-frog"}', true],
+    ["a positive exponent", '{"id":1e+5,"n":2E5}', false],
+    ["nothing", "", false],
+  ])("when the text has %s, then %s", (_what, text, expected) => {
+    expect(mayNeedExactReading(text)).toBe(expected);
   });
 });
