@@ -5,6 +5,7 @@
 // same operation; anything else, and every other path, is routed by openapi-backend itself.
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from "fastify";
 import type { OpenAPIBackend, Operation } from "openapi-backend";
+import { requestSlot } from "./request-slot.ts";
 
 /** A request matched to its operation by the operation's own route. */
 export interface Routed {
@@ -35,7 +36,7 @@ export function addOperationRoutes(
       config: { operation },
       handler: (request, reply) => {
         const routed = routedOperation(api, request);
-        (request as WithRouted)[ROUTED] = routed;
+        found.set(request, routed);
         return handle(request, reply, routed);
       },
     });
@@ -43,12 +44,11 @@ export function addOperationRoutes(
 }
 
 // What the route worked out, kept on the request for its metrics labels (src/app.ts).
-const ROUTED = Symbol("routed operation");
-type WithRouted = FastifyRequest & { [ROUTED]?: Routed | undefined };
+const found = requestSlot<Routed | undefined>("routed operation");
 
 /** routedOperation's answer for the request: as its route found it, or worked out now. */
 export const routedOf = (api: OpenAPIBackend, request: FastifyRequest): Routed | undefined =>
-  ROUTED in request ? (request as WithRouted)[ROUTED] : routedOperation(api, request);
+  found.has(request) ? found.get(request) : routedOperation(api, request);
 
 /**
  * The operation of the per-operation route that matched, if openapi-backend routes the

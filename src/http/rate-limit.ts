@@ -10,6 +10,7 @@ import type { Operation } from "openapi-backend";
 import type { AuthOutcome } from "../auth/outcome.ts";
 import type { OpsConfig } from "../config.ts";
 import { addressKey } from "./connections.ts";
+import { requestSlot } from "./request-slot.ts";
 import { type ApiResponse, errorResponse } from "./responses.ts";
 import { createWindowCounter } from "./window-counter.ts";
 
@@ -90,10 +91,10 @@ export function createRateLimits(limits: Limits): RateLimits {
       if (limits.tokenRateLimit === 0 || !outcome.ok) return;
       const used = perCaller.add(outcome.principal.limitKey);
       const remaining = Math.max(0, limits.tokenRateLimit - used.count);
-      (request as Announcing)[ANNOUNCED] = {
+      announced.set(request, {
         "ratelimit-policy": policy,
         ratelimit: `"${CALLER_POLICY}";r=${remaining};t=${used.resetInSeconds}`,
-      };
+      });
       if (used.count > limits.tokenRateLimit) {
         throw tooMany(
           `this token made more than ${limits.tokenRateLimit} requests this minute`,
@@ -101,14 +102,12 @@ export function createRateLimits(limits: Limits): RateLimits {
         );
       }
     },
-    headersFor: (request) => (request as Announcing)[ANNOUNCED],
+    headersFor: (request) => announced.get(request),
   };
 }
 
-// What a counted request's answer announces, kept on the request and gone with it (a member
-// rather than a WeakMap entry: no ephemeron for the collector to trace, on every request).
-const ANNOUNCED = Symbol("announced rate limit");
-type Announcing = FastifyRequest & { [ANNOUNCED]?: Readonly<Record<string, string>> };
+// What a counted request's answer announces; gone with the request.
+const announced = requestSlot<Readonly<Record<string, string>>>("announced rate limit");
 
 const needsCredentials = (operation: Operation): boolean =>
   (operation.security ?? []).some((requirement) => Object.keys(requirement).length > 0);

@@ -1,6 +1,7 @@
 // Checks on a request's head that come before routing, and a workaround that keeps
 // Fastify from judging the Content-Type before routing and authentication do.
 import type { FastifyRequest } from "fastify";
+import { requestSlot } from "./request-slot.ts";
 import { type ApiResponse, errorResponse } from "./responses.ts";
 
 // Headers that must appear at most once: Node keeps the first of several silently, so a
@@ -38,8 +39,7 @@ export function checkRequestHead(request: FastifyRequest): ApiResponse | undefin
   return undefined;
 }
 
-const DECLARED_CONTENT_TYPE = Symbol("declared content type");
-type WithDeclared = FastifyRequest & { [DECLARED_CONTENT_TYPE]?: string | undefined };
+const declared = requestSlot<string | undefined>("declared content type");
 // What Fastify sees instead: one fixed value, so its own parsing never meets client text.
 export const NEUTRAL_CONTENT_TYPE = "application/octet-stream";
 
@@ -53,12 +53,10 @@ export const NEUTRAL_CONTENT_TYPE = "application/octet-stream";
  * like any other request instead of being refused first.
  */
 export function setAsideContentType(request: FastifyRequest): void {
-  (request as WithDeclared)[DECLARED_CONTENT_TYPE] = request.headers["content-type"];
+  declared.set(request, request.headers["content-type"]);
   request.headers["content-type"] = NEUTRAL_CONTENT_TYPE;
 }
 
 /** The Content-Type the client sent, if any. */
 export const declaredContentType = (request: FastifyRequest): string | undefined =>
-  DECLARED_CONTENT_TYPE in request
-    ? (request as WithDeclared)[DECLARED_CONTENT_TYPE]
-    : request.headers["content-type"];
+  declared.has(request) ? declared.get(request) : request.headers["content-type"];
