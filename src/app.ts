@@ -31,6 +31,7 @@ import {
 } from "./http/request-head.ts";
 import { echoRequestId, requestIdFor } from "./http/request-id.ts";
 import { logAnswered, OneLinePerRequest } from "./http/request-log.ts";
+import { pinoBase, requestLoggers } from "./http/request-logger.ts";
 import { type ApiResponse, errorResponse } from "./http/responses.ts";
 import { addSecurityHeaders } from "./http/security-headers.ts";
 import { createBackend } from "./openapi/backend.ts";
@@ -78,6 +79,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logStream === undefined ? { level: logLevel } : { level: logLevel, stream: logStream },
     logController: new OneLinePerRequest(),
+    childLoggerFactory: requestLoggers(
+      logStream === undefined
+        ? undefined
+        : { write: (line) => logStream.write(line), base: pinoBase() },
+    ),
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: requestIdFor,
     // Fastify's own 503-while-closing body is not the contract's Error shape; see draining.ts.

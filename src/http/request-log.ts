@@ -5,6 +5,7 @@ import {
   type FastifyRequest,
   LogController,
 } from "fastify";
+import { RequestLogger } from "./request-logger.ts";
 
 export interface RequestLine {
   method: string;
@@ -44,7 +45,10 @@ export class OneLinePerRequest extends LogController {
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime * 10) / 10,
     };
-    if (error) reply.log.error({ ...line, err: error }, "request failed");
-    else reply.log.info(line, COMPLETED);
+    const log = reply.log;
+    if (error) log.error({ ...line, err: error }, "request failed");
+    else if (!(log instanceof RequestLogger && log.wroteOwn("info", line, COMPLETED))) {
+      log.info(line, COMPLETED);
+    }
   }
 }

@@ -1,0 +1,110 @@
+// The logger each request gets (request.log, reply.log). Fastify asks for a pino child bound to
+// the request's id for every request, and pino serialises the bindings each time; yet most
+// requests log nothing but their completion line. This one makes pino's child the first time
+// something is logged through it, and can write the completion line itself (request-log.ts):
+// together about 4% of a request's work (BENCHMARKS.md, fifth session).
+import { hostname } from "node:os";
+import type { FastifyBaseLogger } from "fastify";
+
+type Bindings = Parameters<FastifyBaseLogger["child"]>[0];
+type ChildLoggerOptions = NonNullable<Parameters<FastifyBaseLogger["child"]>[1]>;
+type Level = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+type LogFn = FastifyBaseLogger["info"];
+
+/** Where lines written without pino go, and what pino would put before a child's bindings. */
+export interface OwnLines {
+  write(line: string): void;
+  /** `,"pid":…,"hostname":…`: pino's default base, as it writes it. */
+  base: string;
+}
+
+/** pino's numeric levels; a line is written when its level is at least the logger's. */
+const LEVELS: Readonly<Record<string, number>> = {
+  trace: 10,
+  debug: 20,
+  info: 30,
+  warn: 40,
+  error: 50,
+  fatal: 60,
+  silent: Number.POSITIVE_INFINITY,
+};
+
+export const pinoBase = (): string =>
+  `,"pid":${process.pid},"hostname":${JSON.stringify(hostname())}`;
+
+export class RequestLogger implements FastifyBaseLogger {
+  #child: FastifyBaseLogger | undefined;
+  declare fatal: LogFn;
+  declare error: LogFn;
+  declare warn: LogFn;
+  declare info: LogFn;
+  declare debug: LogFn;
+  declare trace: LogFn;
+  declare silent: LogFn;
+
+  constructor(
+    private readonly parent: FastifyBaseLogger,
+    private readonly bindings: Bindings,
+    private readonly options: ChildLoggerOptions,
+    private readonly own: OwnLines | undefined,
+  ) {}
+
+  /** pino's child, made on first use. */
+  real(): FastifyBaseLogger {
+    this.#child ??= this.parent.child(this.bindings, this.options);
+    return this.#child;
+  }
+
+  get level(): string {
+    return (this.#child ?? this.parent).level;
+  }
+
+  set level(level: string) {
+    this.real().level = level;
+  }
+
+  child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
+    return this.real().child(bindings, options);
+  }
+
+  /**
+   * Writes `{"level":…,"time":…, base, bindings, fields, "msg":…}` as pino would for this
+   * child, when the line is due at this logger's level and its values are plain (strings and
+   * finite numbers); false when it was left for pino to write.
+   */
+  wroteOwn(level: Level, fields: Readonly<Record<string, string | number>>, msg: string): boolean {
+    const own = this.own;
+    const value = LEVELS[level];
+    const threshold = LEVELS[this.level];
+    // Options of its own (a route's log level or serializers) are pino's to apply.
+    if (own === undefined || value === undefined || threshold === undefined) return false;
+    for (const _ in this.options) return false;
+    if (value < threshold) return true;
+    let line = `{"level":${value},"time":${Date.now()}${own.base}`;
+    for (const name in this.bindings) {
+      const bound = this.bindings[name];
+      if (typeof bound !== "string") return false;
+      line += `,${JSON.stringify(name)}:${JSON.stringify(bound)}`;
+    }
+    for (const name in fields) {
+      const field = fields[name];
+      if (typeof field === "number" && !Number.isFinite(field)) return false;
+      line += `,${JSON.stringify(name)}:${JSON.stringify(field)}`;
+    }
+    own.write(`${line},"msg":${JSON.stringify(msg)}}\n`);
+    return true;
+  }
+}
+
+for (const level of ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const) {
+  RequestLogger.prototype[level] = function (this: RequestLogger, ...args: unknown[]): void {
+    const real = this.real();
+    (real[level] as (...args: unknown[]) => void).apply(real, args);
+  };
+}
+
+/** Fastify's childLoggerFactory: a RequestLogger for each request. */
+export function requestLoggers(own: OwnLines | undefined) {
+  return (logger: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions) =>
+    new RequestLogger(logger, bindings, options, own);
+}

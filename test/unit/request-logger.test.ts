@@ -1,0 +1,87 @@
+// The request's logger writes its completion line without pino: the line must be the one pino
+// writes for the same child (time aside), and anything it cannot write as pino would is left to
+// pino.
+import Fastify, { type FastifyBaseLogger } from "fastify";
+import { describe, expect, it } from "vitest";
+import { pinoBase, RequestLogger } from "../../src/http/request-logger.ts";
+
+function setUp(level = "info") {
+  const lines: string[] = [];
+  const stream = { write: (line: string) => void lines.push(line) };
+  const parent: FastifyBaseLogger = Fastify({ logger: { level, stream } }).log;
+  const logger = (bindings: Record<string, unknown> = { reqId: "r-1" }, options = {}) =>
+    new RequestLogger(parent, bindings, options, { write: stream.write, base: pinoBase() });
+  return { lines, logger };
+}
+
+const withoutTime = (line: string | undefined) => line?.replace(/"time":\d+/, '"time":0');
+
+const FIELDS = [
+  { method: "POST", url: "/plants", status: 200, ms: 1.2 },
+  { method: "GET", url: '/plants/"quoted"\\back\u0001\u2028ünï', status: 404, ms: 0 },
+  { method: "DELETE", url: "/plants/1?a=…", status: 503, ms: 12_345.6 },
+];
+
+describe("RequestLogger", () => {
+  it.each(FIELDS)(
+    "when it writes a line itself, then the line is the one pino writes (%o)",
+    (fields) => {
+      const { lines, logger } = setUp();
+      const bindings = { reqId: 'id "with" quotes' };
+      expect(logger(bindings).wroteOwn("info", fields, "request completed")).toBe(true);
+      logger(bindings).real().info(fields, "request completed");
+      expect(lines).toHaveLength(2);
+      expect(withoutTime(lines[0])).toBe(withoutTime(lines[1]));
+      expect(JSON.parse(lines[0] ?? "")).toMatchObject({
+        ...fields,
+        reqId: bindings.reqId,
+        level: 30,
+      });
+    },
+  );
+
+  it("when its level is above the line's, then nothing is written and nothing is left for pino", () => {
+    const { lines, logger } = setUp("warn");
+    expect(logger().wroteOwn("info", { status: 200 }, "request completed")).toBe(true);
+    const raised = logger();
+    raised.level = "error";
+    expect(raised.wroteOwn("warn", { status: 200 }, "x")).toBe(true);
+    expect(lines).toEqual([]);
+  });
+
+  it("when the child has options, a binding is not a string or a number is not finite, then pino writes it", () => {
+    const { lines, logger } = setUp();
+    expect(logger({ reqId: "r" }, { level: "info" }).wroteOwn("info", {}, "m")).toBe(false);
+    expect(logger({ reqId: { nested: 1 } }).wroteOwn("info", {}, "m")).toBe(false);
+    expect(logger().wroteOwn("info", { ms: Number.NaN }, "m")).toBe(false);
+    expect(lines).toEqual([]);
+  });
+
+  it("when there is no stream of its own, then it leaves every line to pino", () => {
+    const parent = Fastify({ logger: { level: "info", stream: { write: () => {} } } }).log;
+    const logger = new RequestLogger(parent, { reqId: "r" }, {}, undefined);
+    expect(logger.wroteOwn("info", { status: 200 }, "m")).toBe(false);
+  });
+
+  it("when something is logged through it, then pino's child writes it with the request's bindings", () => {
+    const { lines, logger } = setUp("debug");
+    const log = logger({ reqId: "r-9" });
+    log.debug({ detail: 1 }, "debugging");
+    log.warn("plain");
+    log.trace("below the level");
+    log.child({ auth: "x" }).info("from a child");
+    expect(lines.map((line) => JSON.parse(line))).toMatchObject([
+      { level: 20, reqId: "r-9", detail: 1, msg: "debugging" },
+      { level: 40, reqId: "r-9", msg: "plain" },
+      { level: 30, reqId: "r-9", auth: "x", msg: "from a child" },
+    ]);
+  });
+
+  it("when its level is changed, then only this request's logger changes", () => {
+    const { logger } = setUp();
+    const first = logger();
+    first.level = "error";
+    expect(first.level).toBe("error");
+    expect(logger().level).toBe("info");
+  });
+});
