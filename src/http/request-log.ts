@@ -5,7 +5,7 @@ import {
   type FastifyRequest,
   LogController,
 } from "fastify";
-import { RequestLogger } from "./request-logger.ts";
+import { jsonString, RequestLogger } from "./request-logger.ts";
 
 export interface RequestLine {
   method: string;
@@ -30,6 +30,11 @@ export function redactQuery(url: string): string {
   return `${url.slice(0, at)}?${names.join("&")}`;
 }
 
+/** The line's members in JSON, as pino writes them (a number that is not finite as null). */
+export const asMembers = ({ method, url, status, ms }: Required<RequestLine>): string =>
+  `,"method":${jsonString(method)},"url":${jsonString(url)},"status":${status},` +
+  `"ms":${Number.isFinite(ms) ? ms : null}`;
+
 export class OneLinePerRequest extends LogController {
   override incomingRequest(): void {}
 
@@ -47,7 +52,7 @@ export class OneLinePerRequest extends LogController {
     };
     const log = reply.log;
     if (error) log.error({ ...line, err: error }, "request failed");
-    else if (!(log instanceof RequestLogger && log.wroteOwn("info", line, COMPLETED))) {
+    else if (!(log instanceof RequestLogger && log.wroteOwn("info", asMembers(line), COMPLETED))) {
       log.info(line, COMPLETED);
     }
   }

@@ -32,6 +32,15 @@ const LEVELS: Readonly<Record<string, number>> = {
 export const pinoBase = (): string =>
   `,"pid":${process.pid},"hostname":${JSON.stringify(hostname())}`;
 
+// What JSON.stringify would escape: a quote, a backslash, a control character, or a surrogate
+// (it escapes a lone one). One character class, no repetition: linear in the text.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what JSON escapes
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** JSON.stringify(text), in a third of the time for the plain text a log line mostly holds. */
+export const jsonString = (text: string): string =>
+  NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
+
 export class RequestLogger implements FastifyBaseLogger {
   #child: FastifyBaseLogger | undefined;
   declare fatal: LogFn;
@@ -68,30 +77,26 @@ export class RequestLogger implements FastifyBaseLogger {
   }
 
   /**
-   * Writes `{"level":…,"time":…, base, bindings, fields, "msg":…}` as pino would for this
-   * child, when the line is due at this logger's level and its values are plain (strings and
-   * finite numbers); false when it was left for pino to write.
+   * Writes `{"level":…,"time":…` + pino's base + the bindings + `fields` + `,"msg":…}` as pino
+   * would for this child, when the line is due at this logger's level; false when it is left
+   * for pino to write (no stream of its own, options of its own, a binding that is no string).
+   * @param fields members already in JSON, each with its leading comma: `,"status":200`.
    */
-  wroteOwn(level: Level, fields: Readonly<Record<string, string | number>>, msg: string): boolean {
+  wroteOwn(level: Level, fields: string, msg: string): boolean {
     const own = this.own;
     const value = LEVELS[level];
     const threshold = LEVELS[this.level];
-    // Options of its own (a route's log level or serializers) are pino's to apply.
     if (own === undefined || value === undefined || threshold === undefined) return false;
+    // Options of its own (a route's log level or serializers) are pino's to apply.
     for (const _ in this.options) return false;
     if (value < threshold) return true;
     let line = `{"level":${value},"time":${Date.now()}${own.base}`;
     for (const name in this.bindings) {
       const bound = this.bindings[name];
       if (typeof bound !== "string") return false;
-      line += `,${JSON.stringify(name)}:${JSON.stringify(bound)}`;
+      line += `,${jsonString(name)}:${jsonString(bound)}`;
     }
-    for (const name in fields) {
-      const field = fields[name];
-      if (typeof field === "number" && !Number.isFinite(field)) return false;
-      line += `,${JSON.stringify(name)}:${JSON.stringify(field)}`;
-    }
-    own.write(`${line},"msg":${JSON.stringify(msg)}}\n`);
+    own.write(`${line}${fields},"msg":${jsonString(msg)}}\n`);
     return true;
   }
 }

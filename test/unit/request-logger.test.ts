@@ -3,7 +3,8 @@
 // pino.
 import Fastify, { type FastifyBaseLogger } from "fastify";
 import { describe, expect, it } from "vitest";
-import { pinoBase, RequestLogger } from "../../src/http/request-logger.ts";
+import { asMembers } from "../../src/http/request-log.ts";
+import { jsonString, pinoBase, RequestLogger } from "../../src/http/request-logger.ts";
 
 function setUp(level = "info") {
   const lines: string[] = [];
@@ -20,6 +21,7 @@ const FIELDS = [
   { method: "POST", url: "/plants", status: 200, ms: 1.2 },
   { method: "GET", url: '/plants/"quoted"\\back\u0001\u2028ünï', status: 404, ms: 0 },
   { method: "DELETE", url: "/plants/1?a=…", status: 503, ms: 12_345.6 },
+  { method: "GET", url: "/", status: 200, ms: Number.NaN },
 ];
 
 describe("RequestLogger", () => {
@@ -28,12 +30,12 @@ describe("RequestLogger", () => {
     (fields) => {
       const { lines, logger } = setUp();
       const bindings = { reqId: 'id "with" quotes' };
-      expect(logger(bindings).wroteOwn("info", fields, "request completed")).toBe(true);
+      expect(logger(bindings).wroteOwn("info", asMembers(fields), "request completed")).toBe(true);
       logger(bindings).real().info(fields, "request completed");
       expect(lines).toHaveLength(2);
       expect(withoutTime(lines[0])).toBe(withoutTime(lines[1]));
       expect(JSON.parse(lines[0] ?? "")).toMatchObject({
-        ...fields,
+        method: fields.method,
         reqId: bindings.reqId,
         level: 30,
       });
@@ -42,25 +44,24 @@ describe("RequestLogger", () => {
 
   it("when its level is above the line's, then nothing is written and nothing is left for pino", () => {
     const { lines, logger } = setUp("warn");
-    expect(logger().wroteOwn("info", { status: 200 }, "request completed")).toBe(true);
+    expect(logger().wroteOwn("info", ',"status":200', "request completed")).toBe(true);
     const raised = logger();
     raised.level = "error";
-    expect(raised.wroteOwn("warn", { status: 200 }, "x")).toBe(true);
+    expect(raised.wroteOwn("warn", ',"status":200', "x")).toBe(true);
     expect(lines).toEqual([]);
   });
 
-  it("when the child has options, a binding is not a string or a number is not finite, then pino writes it", () => {
+  it("when the child has options or a binding is not a string, then pino writes it", () => {
     const { lines, logger } = setUp();
-    expect(logger({ reqId: "r" }, { level: "info" }).wroteOwn("info", {}, "m")).toBe(false);
-    expect(logger({ reqId: { nested: 1 } }).wroteOwn("info", {}, "m")).toBe(false);
-    expect(logger().wroteOwn("info", { ms: Number.NaN }, "m")).toBe(false);
+    expect(logger({ reqId: "r" }, { level: "info" }).wroteOwn("info", "", "m")).toBe(false);
+    expect(logger({ reqId: { nested: 1 } }).wroteOwn("info", "", "m")).toBe(false);
     expect(lines).toEqual([]);
   });
 
   it("when there is no stream of its own, then it leaves every line to pino", () => {
     const parent = Fastify({ logger: { level: "info", stream: { write: () => {} } } }).log;
     const logger = new RequestLogger(parent, { reqId: "r" }, {}, undefined);
-    expect(logger.wroteOwn("info", { status: 200 }, "m")).toBe(false);
+    expect(logger.wroteOwn("info", ',"status":200', "m")).toBe(false);
   });
 
   it("when something is logged through it, then pino's child writes it with the request's bindings", () => {
@@ -83,5 +84,22 @@ describe("RequestLogger", () => {
     first.level = "error";
     expect(first.level).toBe("error");
     expect(logger().level).toBe("info");
+  });
+
+  it("when text has quotes, backslashes, control characters or surrogates, then jsonString is JSON.stringify", () => {
+    const texts = [
+      "",
+      "plain",
+      'a"b',
+      "a\\b",
+      "\u0000\u001f\u007f",
+      "\u2028\u2029",
+      "🌱",
+      "\ud800",
+      "x\udc00y",
+      "é…",
+    ];
+    for (let code = 0; code < 0x10000; code += 7) texts.push(`a${String.fromCharCode(code)}b`);
+    for (const text of texts) expect(jsonString(text)).toBe(JSON.stringify(text));
   });
 });
