@@ -30,10 +30,16 @@ export function redactQuery(url: string): string {
   return `${url.slice(0, at)}?${names.join("&")}`;
 }
 
-/** The line's members in JSON, as pino writes them (a number that is not finite as null). */
-export const asMembers = ({ method, url, status, ms }: Required<RequestLine>): string =>
-  `,"method":${jsonString(method)},"url":${jsonString(url)},"status":${status},` +
-  `"ms":${Number.isFinite(ms) ? ms : null}`;
+/**
+ * The line's members in JSON, as pino writes them (a number that is not finite as null);
+ * undefined when a text is one pino writes its own way (see jsonString).
+ */
+export function asMembers({ method, url, status, ms }: Required<RequestLine>): string | undefined {
+  const methodText = jsonString(method);
+  const urlText = jsonString(url);
+  if (methodText === undefined || urlText === undefined) return undefined;
+  return `,"method":${methodText},"url":${urlText},"status":${status},"ms":${Number.isFinite(ms) ? ms : null}`;
+}
 
 export class OneLinePerRequest extends LogController {
   override incomingRequest(): void {}
@@ -51,9 +57,15 @@ export class OneLinePerRequest extends LogController {
       ms: Math.round(reply.elapsedTime * 10) / 10,
     };
     const log = reply.log;
-    if (error) log.error({ ...line, err: error }, "request failed");
-    else if (!(log instanceof RequestLogger && log.wroteOwn("info", asMembers(line), COMPLETED))) {
-      log.info(line, COMPLETED);
+    if (error) {
+      log.error({ ...line, err: error }, "request failed");
+      return;
     }
+    if (!(log instanceof RequestLogger && wroteOwnLine(log, line))) log.info(line, COMPLETED);
   }
+}
+
+function wroteOwnLine(log: RequestLogger, line: Required<RequestLine>): boolean {
+  const members = asMembers(line);
+  return members !== undefined && log.wroteOwn("info", members, COMPLETED);
 }

@@ -10,6 +10,11 @@ type Bindings = Parameters<FastifyBaseLogger["child"]>[0];
 type ChildLoggerOptions = NonNullable<Parameters<FastifyBaseLogger["child"]>[1]>;
 type Level = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 type LogFn = FastifyBaseLogger["info"];
+interface PinoExtras {
+  isLevelEnabled(level: string): boolean;
+  bindings(): Bindings;
+  flush(callback?: (error?: Error) => void): void;
+}
 
 /** Where lines written without pino go, and what pino would put before a child's bindings. */
 export interface OwnLines {
@@ -32,14 +37,21 @@ const LEVELS: Readonly<Record<string, number>> = {
 export const pinoBase = (): string =>
   `,"pid":${process.pid},"hostname":${JSON.stringify(hostname())}`;
 
-// What JSON.stringify would escape: a quote, a backslash, a control character, or a surrogate
-// (it escapes a lone one). One character class, no repetition: linear in the text.
+// What JSON.stringify would escape: a quote, a backslash, a control character, or a lone
+// surrogate. One character class, no repetition: linear in the text.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what JSON escapes
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+const SURROGATE = /[\ud800-\udfff]/;
 
-/** JSON.stringify(text), in a third of the time for the plain text a log line mostly holds. */
-export const jsonString = (text: string): string =>
-  NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
+/**
+ * JSON.stringify(text), in a third of the time for the plain text a log line mostly holds;
+ * undefined for text with a surrogate, which pino writes its own way (a short text's lone
+ * surrogate unescaped), so that such a line is left to pino.
+ */
+export function jsonString(text: string): string | undefined {
+  if (!NEEDS_ESCAPE.test(text)) return `"${text}"`;
+  return SURROGATE.test(text) ? undefined : JSON.stringify(text);
+}
 
 export class RequestLogger implements FastifyBaseLogger {
   #child: FastifyBaseLogger | undefined;
@@ -53,19 +65,20 @@ export class RequestLogger implements FastifyBaseLogger {
 
   constructor(
     private readonly parent: FastifyBaseLogger,
-    private readonly bindings: Bindings,
+    private readonly childBindings: Bindings,
     private readonly options: ChildLoggerOptions,
     private readonly own: OwnLines | undefined,
   ) {}
 
   /** pino's child, made on first use. */
   real(): FastifyBaseLogger {
-    this.#child ??= this.parent.child(this.bindings, this.options);
+    this.#child ??= this.parent.child(this.childBindings, this.options);
     return this.#child;
   }
 
+  /** pino's child's level: a route's own, or its parent's. */
   get level(): string {
-    return (this.#child ?? this.parent).level;
+    return this.#child?.level ?? this.options.level ?? this.parent.level;
   }
 
   set level(level: string) {
@@ -76,10 +89,24 @@ export class RequestLogger implements FastifyBaseLogger {
     return this.real().child(bindings, options);
   }
 
+  // The rest of a pino logger that callers beyond Fastify's own type may use.
+  isLevelEnabled(level: string): boolean {
+    return (this.real() as FastifyBaseLogger & PinoExtras).isLevelEnabled(level);
+  }
+
+  bindings(): Bindings {
+    return (this.real() as FastifyBaseLogger & PinoExtras).bindings();
+  }
+
+  flush(callback?: (error?: Error) => void): void {
+    (this.real() as FastifyBaseLogger & PinoExtras).flush(callback);
+  }
+
   /**
    * Writes `{"level":…,"time":…` + pino's base + the bindings + `fields` + `,"msg":…}` as pino
    * would for this child, when the line is due at this logger's level; false when it is left
-   * for pino to write (no stream of its own, options of its own, a binding that is no string).
+   * for pino to write (no stream of its own, options of its own, a binding that is no string,
+   * text with a surrogate).
    * @param fields members already in JSON, each with its leading comma: `,"status":200`.
    */
   wroteOwn(level: Level, fields: string, msg: string): boolean {
@@ -91,12 +118,16 @@ export class RequestLogger implements FastifyBaseLogger {
     for (const _ in this.options) return false;
     if (value < threshold) return true;
     let line = `{"level":${value},"time":${Date.now()}${own.base}`;
-    for (const name in this.bindings) {
-      const bound = this.bindings[name];
-      if (typeof bound !== "string") return false;
-      line += `,${jsonString(name)}:${jsonString(bound)}`;
+    for (const name in this.childBindings) {
+      const bound = this.childBindings[name];
+      const key = jsonString(name);
+      const text = typeof bound === "string" ? jsonString(bound) : undefined;
+      if (key === undefined || text === undefined) return false;
+      line += `,${key}:${text}`;
     }
-    own.write(`${line}${fields},"msg":${jsonString(msg)}}\n`);
+    const message = jsonString(msg);
+    if (message === undefined) return false;
+    own.write(`${line}${fields},"msg":${message}}\n`);
     return true;
   }
 }

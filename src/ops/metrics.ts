@@ -34,6 +34,12 @@ export function createMetrics(): Metrics {
     "plantstore_http_request_duration_seconds",
     "Time from receiving a request to answering it",
   );
+  // Registered in the order /metrics has always listed them.
+  const plantsCreated = new Counter({
+    name: "plantstore_plants_created_total",
+    help: "Plants stored for the first time (replays and conflicts not counted)",
+    registers,
+  });
   const storeCommits = new LabelledSeries(SECONDS_BUCKETS, (outcome) => ({ outcome }));
   storeCommits.registerHistogram(
     registry,
@@ -44,11 +50,7 @@ export function createMetrics(): Metrics {
     registry,
     requests,
     storeCommits,
-    plantsCreated: new Counter({
-      name: "plantstore_plants_created_total",
-      help: "Plants stored for the first time (replays and conflicts not counted)",
-      registers,
-    }),
+    plantsCreated,
     authFailures: new Counter({
       name: "plantstore_auth_failures_total",
       help: "Requests answered 401, by reason (missing, or the RFC 6750 error code)",

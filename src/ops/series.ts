@@ -2,7 +2,7 @@
 // Counter and Histogram check and hash their labels on every call (about 0.8 µs a request,
 // BENCHMARKS.md); here an observation finds its series by a key the caller already has, and
 // prom-client gets the totals, in its own exported form, only when /metrics is scraped.
-import type { Metric, Registry } from "prom-client";
+import type { Metric, Registry, RegistryContentType } from "prom-client";
 
 export type Labels = Readonly<Record<string, string>>;
 
@@ -58,7 +58,7 @@ export class LabelledSeries {
   }
 
   /** A histogram of the observations, for `registry`. */
-  registerHistogram(registry: Registry, name: string, help: string): void {
+  registerHistogram(registry: Registry<RegistryContentType>, name: string, help: string): void {
     register(
       registry,
       { name, help, type: "histogram" },
@@ -70,7 +70,7 @@ export class LabelledSeries {
   }
 
   /** A counter of the observations (the histogram's _count, as a metric of its own). */
-  registerCounter(registry: Registry, name: string, help: string): void {
+  registerCounter(registry: Registry<RegistryContentType>, name: string, help: string): void {
     register(
       registry,
       { name, help, type: "counter" },
@@ -115,13 +115,22 @@ export class LabelledSeries {
  * (`get`, as getMetricsAsJSON returns it), so that it writes the exposition text itself.
  */
 function register(
-  registry: Registry,
+  registry: Registry<RegistryContentType>,
   about: { name: string; help: string; type: "counter" | "histogram" },
   { values, reset }: { values: () => ExportedValue[]; reset: () => void },
 ): void {
-  // Summed across a cluster's workers, as prom-client's own counters and histograms are.
-  const described = { ...about, aggregator: "sum" };
-  const metric = { ...described, get: async () => ({ ...described, values: values() }), reset };
-  // The registry takes any metric with these members; its type names only prom-client's classes.
+  type About = typeof about;
+  const metric: About & { aggregator: "sum"; reset(): void; get(): Promise<unknown> } = {
+    ...about,
+    // Summed across a cluster's workers, as prom-client's own counters and histograms are.
+    aggregator: "sum",
+    reset,
+    // The registry renames a counter for OpenMetrics (without `_total`) before it asks, so
+    // the name is read from the metric at the time, as prom-client's own metrics do.
+    get: async () => {
+      const { name, help, type, aggregator } = metric;
+      return { name, help, type, aggregator, values: values() };
+    },
+  };
   registry.registerMetric(metric as unknown as Metric);
 }

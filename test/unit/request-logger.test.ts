@@ -30,7 +30,9 @@ describe("RequestLogger", () => {
     (fields) => {
       const { lines, logger } = setUp();
       const bindings = { reqId: 'id "with" quotes' };
-      expect(logger(bindings).wroteOwn("info", asMembers(fields), "request completed")).toBe(true);
+      const members = asMembers(fields);
+      expect(members).toBeDefined();
+      expect(logger(bindings).wroteOwn("info", members ?? "", "request completed")).toBe(true);
       logger(bindings).real().info(fields, "request completed");
       expect(lines).toHaveLength(2);
       expect(withoutTime(lines[0])).toBe(withoutTime(lines[1]));
@@ -86,20 +88,27 @@ describe("RequestLogger", () => {
     expect(logger().level).toBe("info");
   });
 
-  it("when text has quotes, backslashes, control characters or surrogates, then jsonString is JSON.stringify", () => {
-    const texts = [
-      "",
-      "plain",
-      'a"b',
-      "a\\b",
-      "\u0000\u001f\u007f",
-      "\u2028\u2029",
-      "🌱",
-      "\ud800",
-      "x\udc00y",
-      "é…",
-    ];
+  it("when text has quotes, backslashes or control characters, then jsonString is JSON.stringify; with a surrogate, it leaves the text to pino", () => {
+    const texts = ["", "plain", 'a"b', "a\\b", "\u0000\u001f\u007f", "\u2028\u2029", "é…"];
     for (let code = 0; code < 0x10000; code += 7) texts.push(`a${String.fromCharCode(code)}b`);
-    for (const text of texts) expect(jsonString(text)).toBe(JSON.stringify(text));
+    for (const text of texts) {
+      const surrogate = /[\ud800-\udfff]/.test(text);
+      expect(jsonString(text)).toBe(surrogate ? undefined : JSON.stringify(text));
+    }
+    for (const text of ["🌱", "\ud800", "x\udc00y"]) expect(jsonString(text)).toBeUndefined();
+    expect(asMembers({ method: "GET", url: "/\ud800", status: 200, ms: 1 })).toBeUndefined();
+  });
+
+  it("when a route has its own level, then the request's logger has it before pino's child exists", () => {
+    const { logger } = setUp();
+    expect(logger({ reqId: "r" }, { level: "warn" }).level).toBe("warn");
+  });
+
+  it("when pino's other members are asked for, then the request's logger answers as its child", () => {
+    const { logger } = setUp();
+    const log = logger({ reqId: "r-2" });
+    expect(log.isLevelEnabled("info")).toBe(true);
+    expect(log.isLevelEnabled("debug")).toBe(false);
+    expect(log.bindings()).toEqual({ reqId: "r-2" });
   });
 });

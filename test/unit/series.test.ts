@@ -1,7 +1,8 @@
 // The request metrics are counted without prom-client's Counter and Histogram, but must read
 // exactly as those would: the same exposition text for the same observations.
-import { Counter, Histogram, Registry } from "prom-client";
+import { Counter, Histogram, Registry, type RegistryContentType } from "prom-client";
 import { describe, expect, it } from "vitest";
+import { createMetrics } from "../../src/ops/metrics.ts";
 import { LabelledSeries, type Labels } from "../../src/ops/series.ts";
 
 const BOUNDS = [0.001, 0.01, 0.1, 1, 10];
@@ -35,7 +36,7 @@ function observations(): [Labels, number][] {
 
 describe("LabelledSeries", () => {
   it("when the same requests are observed, then the exposition text is prom-client's own", async () => {
-    const theirs = new Registry();
+    const theirs = new Registry<RegistryContentType>();
     const registers = [theirs];
     const counter = new Counter({ name: "c_total", help: "c", labelNames: LABEL_NAMES, registers });
     const histogram = new Histogram({
@@ -45,7 +46,7 @@ describe("LabelledSeries", () => {
       buckets: BOUNDS,
       registers,
     });
-    const ours = new Registry();
+    const ours = new Registry<RegistryContentType>();
     const series = new LabelledSeries(BOUNDS, labelsOf);
     series.registerCounter(ours, "c_total", "c");
     series.registerHistogram(ours, "h_seconds", "h");
@@ -59,6 +60,10 @@ describe("LabelledSeries", () => {
     expect(text).toBe(await theirs.metrics());
     expect(await ours.getMetricsAsJSON()).toEqual(await theirs.getMetricsAsJSON());
     expect(text).toContain('h_seconds_bucket{le="0.001",route="an operation with spaces"');
+    // OpenMetrics, where the registry renames counters before it asks for them.
+    theirs.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
+    ours.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
+    expect(await ours.metrics()).toBe(await theirs.metrics());
   });
 
   it("when the registry's metrics are reset, then the series start again from nothing", async () => {
@@ -69,5 +74,17 @@ describe("LabelledSeries", () => {
     expect(await registry.metrics()).toContain('h_count{outcome="created"} 1');
     registry.resetMetrics();
     expect(await registry.metrics()).not.toContain("h_count");
+  });
+
+  it("when the service's metrics are written, then they come in the order they always have", async () => {
+    const text = await createMetrics().registry.metrics();
+    expect([...text.matchAll(/^# TYPE (\S+)/gm)].map((match) => match[1])).toEqual([
+      "plantstore_http_requests_total",
+      "plantstore_http_request_duration_seconds",
+      "plantstore_plants_created_total",
+      "plantstore_store_commit_seconds",
+      "plantstore_auth_failures_total",
+      "plantstore_connections_dropped_total",
+    ]);
   });
 });
