@@ -143,7 +143,9 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
   });
 
   it("when a create waits on a row lock past the query timeout, then it is unavailable and nothing is stored", async () => {
-    const store = await open(db.url, { DATABASE_QUERY_TIMEOUT_MS: "300" });
+    // Long enough for opening the store on a loaded machine; the lock below is held until the
+    // create has given up, however long that is.
+    const store = await open(db.url, { DATABASE_QUERY_TIMEOUT_MS: "1000" });
     const id = uniqueId();
     // Another session inserts the same id and holds its transaction open.
     const holder = postgres(db.url, { max: 1 });
@@ -220,7 +222,8 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
     let store: PlantStore;
     beforeAll(async () => {
       proxy = await startTcpProxy(hostAndPort(db.url));
-      store = await open(throughProxy(db.url, proxy), { DATABASE_CONNECT_TIMEOUT_MS: "500" });
+      // A stopped proxy refuses at once; the timeout only has to let a loaded machine connect.
+      store = await open(throughProxy(db.url, proxy), { DATABASE_CONNECT_TIMEOUT_MS: "2000" });
     });
     afterAll(async () => {
       await proxy?.close();
