@@ -8,9 +8,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
-    // vitest's default is one fork fewer than the cores: a single fork on a 2-core machine, so
-    // the suite ran one file at a time. Most of its time is spent waiting on servers it spawned.
-    maxWorkers: 2,
     // One dot per test and the failures in full: a passing run fits on a screen.
     reporters: ["dot"],
   },

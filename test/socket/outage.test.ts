@@ -19,15 +19,10 @@ import { type Answer, expectErrorAnswer, expectPlantAnswer, post } from "../help
 import { postgresEngine, type TestStore } from "../helpers/stores.ts";
 import { hostAndPort, startTcpProxy, type TcpProxy, throughProxy } from "../helpers/tcp-proxy.ts";
 
-/**
- * Short, so that a database that hangs would be noticed quickly; a stopped proxy refuses at
- * once whatever they are. Not shorter: connections go through a proxy in the test's own
- * process while another suite loads the machine, and at 500 ms the first creates of the load
- * were once answered 503 before the outage began.
- */
+/** Small, so an outage is noticed and answered quickly. */
 const DATABASE_ENV = {
-  DATABASE_CONNECT_TIMEOUT_MS: "2000",
-  DATABASE_QUERY_TIMEOUT_MS: "3000",
+  DATABASE_CONNECT_TIMEOUT_MS: "500",
+  DATABASE_QUERY_TIMEOUT_MS: "1500",
 } as const;
 const RECOVERY_BOUND_MS = 10_000;
 
