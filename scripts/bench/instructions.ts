@@ -7,8 +7,9 @@
 // many of warm-up (with less, V8 is still compiling inside the window). KEEP=1 keeps the
 // callgrind files (callgrind_annotate reads them). --preload N stores N plants first, so the
 // same counts show what a large store costs per request. Each count is also given without V8's
-// optimizing compiler, and without it and garbage collection (see backgroundWork below): the
-// last is the steadiest figure to compare two commits by.
+// optimizing compiler, without it and garbage collection (see backgroundWork below), and
+// without those and the clock's share (see Count below): the last is the steadiest figure to
+// compare two commits, or two machines, by.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
@@ -23,6 +24,8 @@ const { values } = parseArgs({
   options: {
     requests: { type: "string", default: "2000" },
     warmup: { type: "string", default: "2000" },
+    // Seconds the server is left idle, counted, before the window (see idleWork below).
+    idle: { type: "string", default: "10" },
     concurrency: { type: "string", default: "8" },
     preload: { type: "string", default: "0" },
     // Some of the four counts only (comma-separated): ceiling, create, get, read-ceiling.
@@ -40,6 +43,7 @@ const requests = Number(values.requests);
 const warmup = Number(values.warmup);
 const concurrency = Number(values.concurrency);
 const preload = Number(values.preload);
+const idleSeconds = Number(values.idle);
 const TOKEN = "bench-token-0123456789abcdef";
 const PORT = Number(process.env["BENCH_PORT"] ?? "18650");
 const url = `http://127.0.0.1:${PORT}`;
@@ -112,11 +116,20 @@ async function waitUntilAnswering(child: ChildProcess): Promise<void> {
   throw new Error("the server did not answer under valgrind within 600 s");
 }
 
-/** Instructions per request: all of them, and those of V8's optimizing compiler and GC among them. */
+/**
+ * Instructions per request: all of them, those of V8's optimizing compiler and GC among them,
+ * and the clock's share (`idle`): what the server runs per second with nothing to answer
+ * (timers: the overload guard reads and resets its event-loop histograms, the connection
+ * sweep, the log flush), times the seconds the window lasted, per request. At full speed that
+ * is one sample a second among thousands of requests; under valgrind the window lasts a minute
+ * or more, and longer on a slower disk or a busier machine, so it moved counts by several
+ * percent from one machine or run to another (2-5% of a create).
+ */
 interface Count {
   all: number;
   compiling: number;
   collecting: number;
+  idle: number;
 }
 
 /** Functions whose instructions (inclusive) are V8's garbage collection on the main thread. */
@@ -146,11 +159,22 @@ function backgroundWork(file: string): { compiling: number; collecting: number }
   const inclusive = (name: string) =>
     annotated
       .filter((text) => text.includes(name))
-      .reduce((sum, text) => sum + Number(text.trim().split(" ")[0]?.replaceAll(",", "") ?? 0), 0);
+      // callgrind_annotate prints "." for none.
+      .reduce(
+        (sum, text) => sum + (Number(text.trim().split(" ")[0]?.replaceAll(",", "")) || 0),
+        0,
+      );
   const compiling = inclusive("OptimizingCompileDispatcher::CompileTask::RunInternal()");
   const helpers = inclusive("node::(anonymous namespace)::PlatformWorkerThread(void*)");
   const mainThread = MAIN_THREAD_GC.reduce((sum, name) => sum + inclusive(name), 0);
   return { compiling, collecting: helpers - compiling + mainThread };
+}
+
+/** A dump's total, and its compiler's and GC's instructions. */
+function dumped(file: string): { total: number; compiling: number; collecting: number } {
+  const total = /\n(?:totals|summary): (\d+)/.exec(readFileSync(file, "utf8"))?.[1];
+  if (total === undefined) throw new Error(`no totals in ${file}`);
+  return { total: Number(total), ...backgroundWork(file) };
 }
 
 /**
@@ -177,24 +201,32 @@ async function count(
     await waitUntilAnswering(child);
     const stored = preload + warmup;
     await send(operation, preload, warmup, stored, true);
-    execFileSync("callgrind_control", ["--zero", String(child.pid)], {
-      stdio: "ignore",
-      env: vgdbEnv,
-    });
+    const control = (command: "--zero" | "--dump") =>
+      execFileSync("callgrind_control", [command, String(child.pid)], {
+        stdio: "ignore",
+        env: vgdbEnv,
+      });
+    // What the warm-up left in flight (a commit, a log flush) settles before the idle count.
+    await sleep(2000);
+    control("--zero");
+    const idleStart = performance.now();
+    await sleep(idleSeconds * 1000);
+    control("--dump");
+    const idleFor = (performance.now() - idleStart) / 1000;
+    control("--zero");
+    const windowStart = performance.now();
     await send(operation, operation === "create" ? stored : 0, requests, stored, false);
-    execFileSync("callgrind_control", ["--dump", String(child.pid)], {
-      stdio: "ignore",
-      env: vgdbEnv,
-    });
-    // The first dump holds exactly what ran between --zero and --dump.
-    const file = `${out}.${child.pid}.1`;
-    const total = /\n(?:totals|summary): (\d+)/.exec(readFileSync(file, "utf8"))?.[1];
-    if (total === undefined) throw new Error(`no totals in ${file}`);
-    const { compiling, collecting } = backgroundWork(file);
+    control("--dump");
+    const windowFor = (performance.now() - windowStart) / 1000;
+    // Each dump holds exactly what ran between the --zero before it and it.
+    const idle = dumped(`${out}.${child.pid}.1`);
+    const busy = dumped(`${out}.${child.pid}.2`);
+    const idlePerSecond = (idle.total - idle.compiling - idle.collecting) / idleFor;
     return {
-      all: Number(total) / requests,
-      compiling: compiling / requests,
-      collecting: collecting / requests,
+      all: busy.total / requests,
+      compiling: busy.compiling / requests,
+      collecting: busy.collecting / requests,
+      idle: (idlePerSecond * windowFor) / requests,
     };
   } finally {
     if (child.exitCode === null && child.signalCode === null) {
@@ -237,11 +269,12 @@ try {
     `\n${requests} requests counted after ${warmup} warm-up, ${concurrency} at a time, ${preload} stored before\n\n`,
   );
   process.stdout.write(
-    "| target | instructions per request | ceiling ÷ this | without V8's optimizing compiler | ceiling ÷ this | of which GC | without the compiler or GC | ceiling ÷ this |\n|---|---:|---:|---:|---:|---:|---:|---:|\n",
+    "| target | instructions per request | ceiling ÷ this | without V8's optimizing compiler | ceiling ÷ this | of which GC | without the compiler or GC | ceiling ÷ this | of which the clock | without the compiler, GC or clock | ceiling ÷ this |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
   );
   const [createCeiling, , , readCeiling] = rows.map(([, n]) => n);
   const steady = (n: Count) => n.all - n.compiling;
   const mutator = (n: Count) => n.all - n.compiling - n.collecting;
+  const perRequest = (n: Count) => mutator(n) - n.idle;
   const ratio = (base: number | undefined, n: number) =>
     base === undefined ? "-" : (base / n).toFixed(2);
   const figure = (n: number) => Math.round(n).toLocaleString("en");
@@ -260,6 +293,9 @@ try {
       figure(n.collecting),
       figure(mutator(n)),
       ratio(base && mutator(base), mutator(n)),
+      figure(n.idle),
+      figure(perRequest(n)),
+      ratio(base && perRequest(base), perRequest(n)),
     ];
     process.stdout.write(`| ${name} | ${cells.join(" | ")} |\n`);
   }
