@@ -80,8 +80,9 @@ export function guardConnections(
     if (tracked === undefined) return;
     tracked.pending.add(response);
     // "close" comes once the answer is done (or the connection gone), after Node has handed
-    // the socket to the next pipelined answer.
-    response.once("close", () => tracked.pending.delete(response));
+    // the socket to the next pipelined answer. It comes once per answer, so one shared
+    // listener, added with `on`, needs neither a closure nor once's wrapper per request.
+    response.on("close", answered);
   });
 
   const sweep = setInterval(
@@ -107,6 +108,11 @@ export function guardConnections(
     },
     close: () => clearInterval(sweep),
   };
+}
+
+/** A response's "close" listener: the answer is no longer owed on its connection. */
+function answered(this: ServerResponse): void {
+  (this.req.socket as GuardedSocket)[TRACKED]?.pending.delete(this);
 }
 
 function sweepConnections(open: Set<GuardedSocket>, limits: ConnectionLimits, now: number): void {

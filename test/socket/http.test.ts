@@ -1,5 +1,6 @@
 // HTTP over a real socket against the spawned server: body size limit, content types,
 // malformed HTTP and the exact shape of answers on the wire.
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { PlantStore } from "../../src/store/store.ts";
 import { AUTH, plantJson, uniqueId } from "../helpers/app.ts";
@@ -472,6 +473,26 @@ describe.each([1, 2])("with %i server process(es) serving", (workers) => {
       expectPlantAnswer(answers[0] ?? fail(), { name: "first" });
       expectErrorAnswer(answers[1] ?? fail(), 400);
       expect(await stored.get(id)).toStrictEqual({ name: "first" });
+    });
+
+    // An answer already sent is no longer owed: the 400 must not wait for it.
+    test("when bytes that are not HTTP follow on a connection whose create was already answered, then 400 comes at once", async () => {
+      const id = uniqueId();
+      const valid = request(
+        [...base(), `Authorization: ${AUTH.authorization}`],
+        plantJson(id, "answered first"),
+      ).replace("Connection: close\r\n", "");
+      const answered = async (received: () => string): Promise<void> => {
+        while (!received().endsWith("}")) await sleep(10);
+      };
+      const answers = await rawExchange(
+        server.url,
+        [valid, answered, "\u0000\u0001\r\n\r\n"],
+        2,
+        5_000,
+      );
+      expectPlantAnswer(answers[0] ?? fail(), { name: "answered first" });
+      expectErrorAnswer(answers[1] ?? fail(), 400);
     });
 
     test("when the Expect header holds something other than 100-continue, then it is ignored and the create succeeds", async () => {
