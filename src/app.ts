@@ -14,6 +14,7 @@ import type { AuthFailure, AuthOutcome } from "./auth/outcome.ts";
 import { createStaticTokens } from "./auth/static-tokens.ts";
 import { type Config, defaultOpsConfig, type OpsConfig } from "./config.ts";
 import { operationHandlers } from "./handlers/index.ts";
+import { addAnswerHeaders } from "./http/answer-headers.ts";
 import { type Body, type BodyShape, interpretBody, problem } from "./http/body.ts";
 import { type ConnectionGuard, guardConnections } from "./http/connections.ts";
 import { addCors } from "./http/cors.ts";
@@ -29,11 +30,10 @@ import {
   NEUTRAL_CONTENT_TYPE,
   setAsideContentType,
 } from "./http/request-head.ts";
-import { echoRequestId, requestIdFor } from "./http/request-id.ts";
+import { requestIdFor } from "./http/request-id.ts";
 import { logAnswered, OneLinePerRequest } from "./http/request-log.ts";
 import { pinoBase, requestLoggers } from "./http/request-logger.ts";
 import { type ApiResponse, errorResponse } from "./http/responses.ts";
-import { addSecurityHeaders } from "./http/security-headers.ts";
 import { createBackend } from "./openapi/backend.ts";
 import {
   createDecide,
@@ -185,8 +185,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       routedOf(api, request)?.operation.operationId ??
       operationIdOf(api, request.method, request.url),
   );
-  addSecurityHeaders(app);
-  echoRequestId(app);
   const document = api.document;
   await addCors(
     app,
@@ -198,7 +196,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     options.referencePipeline !== true,
   );
-  addDraining(app, send);
+  addAnswerHeaders(app, addDraining(app, send));
   await addOverloadGuard(app, send, ops.maxEventLoopDelayMs);
   const rateLimits = createRateLimits(ops);
   // ---- end Operating ----

@@ -3,10 +3,11 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { type ApiResponse, errorResponse } from "./responses.ts";
 
+/** Returns what an answer about to be sent needs while draining (src/http/answer-headers.ts). */
 export function addDraining(
   app: FastifyInstance,
   send: (reply: FastifyReply, response: ApiResponse) => FastifyReply,
-): void {
+): (reply: FastifyReply) => void {
   let closing = false;
   app.addHook("preClose", async () => {
     closing = true;
@@ -19,8 +20,7 @@ export function addDraining(
       errorResponse(503, "the server is shutting down; retry shortly", { "retry-after": "1" }),
     );
   });
-  app.addHook("onSend", (_request, reply, payload, done) => {
+  return (reply) => {
     if (closing) reply.header("connection", "close");
-    done(null, payload);
-  });
+  };
 }

@@ -2,7 +2,7 @@
 // through a proxy, this server and its logs), a fresh UUID otherwise; echoed on every answer.
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import type { FastifyInstance } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 
 // Short, printable and free of spaces, quotes and commas: safe in a log line and a header, and
 // a repeated header (which Node joins with ", ") is never mistaken for one id.
@@ -13,9 +13,7 @@ export function requestIdFor(request: IncomingMessage): string {
   return typeof given === "string" && SANE_REQUEST_ID.test(given) ? given : randomUUID();
 }
 
-export function echoRequestId(app: FastifyInstance): void {
-  app.addHook("onSend", (request, reply, payload, done) => {
-    reply.header("x-request-id", request.id);
-    done(null, payload);
-  });
+/** Sets it on an answer about to be sent (src/http/answer-headers.ts). */
+export function echoRequestId(request: FastifyRequest, reply: FastifyReply): void {
+  reply.header("x-request-id", request.id);
 }
