@@ -98,13 +98,13 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
 
   // Group commit: concurrent creates share one INSERT (one transaction, one WAL flush). One
   // connection is left for probes and token reads.
+  const faults = createFaultLatch();
   const batcher = createBatcher<NewPlant, RowOutcome>({
-    write: (plants) => writeWithRetries(plants),
+    // Watched per batch, not per write: every write of a batch shares its commit's outcome.
+    write: (plants) => faults.watch(() => writeWithRetries(plants)),
     maxInFlight: Math.max(1, db.poolMax - 1),
     maxBatch: MAX_BATCH,
   });
-
-  const faults = createFaultLatch();
 
   /** A write under one deadline, tried again when the engine aborts it as contended. */
   const withRetries = async <T>(write: (deadline: number) => Promise<T>): Promise<T> => {
@@ -159,7 +159,7 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
     async create(plant: NewPlant): Promise<CreateResult> {
       const wanted = toPlant({ name: plant.name, tag: plant.tag ?? null });
       assertStorableText(wanted);
-      return resultOf(wanted, await faults.watch(() => batcher.submit(plant)));
+      return resultOf(wanted, await batcher.submit(plant));
     },
     async get(id) {
       try {

@@ -77,7 +77,8 @@ export function openSqliteStore(path: string): Store {
   });
   const faults = createFaultLatch();
   const batcher = createBatcher<PlantWrite, RowOutcome | DeleteOutcome>({
-    write: (writes) => writer.write(writes),
+    // Watched per batch, not per write: every write of a batch shares its commit's outcome.
+    write: (writes) => faults.watch(() => writer.write(writes)),
     // The write thread takes batches in order; with a few handed over ahead, the next one is
     // already there when a commit ends, instead of a round trip later (measured: ~15% more).
     maxInFlight: 4,
@@ -107,7 +108,7 @@ export function openSqliteStore(path: string): Store {
       const wanted: Plant = toPlant({ name: plant.name, tag: plant.tag ?? null });
       assertStorableText(wanted);
       const row = { id: plant.id, name: plant.name, tag: plant.tag ?? null };
-      const outcome = await faults.watch(() => batcher.submit(row));
+      const outcome = await batcher.submit(row);
       if ("deleted" in outcome) throw new Error("a create was answered as a delete");
       return resultOf(wanted, outcome);
     },
@@ -121,7 +122,7 @@ export function openSqliteStore(path: string): Store {
       return rows.map(toStoredPlant);
     },
     async delete(id) {
-      const outcome = await faults.watch(() => batcher.submit({ id, delete: true }));
+      const outcome = await batcher.submit({ id, delete: true });
       if (!("deleted" in outcome)) throw new Error("a delete was answered as a create");
       return outcome.deleted;
     },
