@@ -42,32 +42,20 @@ export function createRoutedHandler(api: OpenAPIBackend): RoutedHandler {
     pending = postRouting?.(context, call);
     if (isThenable(pending)) await pending;
 
-    // Each scheme's outcome as handleRequest records it: what its handler gave, or { error }
-    // when it threw or rejected; undefined when the scheme has no handler.
-    const outcome = (scheme: string): unknown => {
-      const handler = api.securityHandlers[scheme] as Handler | undefined;
-      if (handler === undefined) return undefined;
-      try {
-        const result = handler(context, call);
-        return isThenable(result) ? Promise.resolve(result).then(undefined, failed) : result;
-      } catch (error) {
-        return failed(error);
-      }
-    };
     const results: Record<string, unknown> = {};
     const [first] = plan.schemes;
     if (plan.schemes.length === 1 && first !== undefined) {
-      const result = outcome(first);
+      const result = outcome(api, first, context, call);
       results[first] = isThenable(result) ? await result : result;
     } else if (plan.schemes.length > 1) {
-      const outcomes = await Promise.all(plan.schemes.map(outcome));
+      const outcomes = await Promise.all(
+        plan.schemes.map((scheme) => outcome(api, scheme, context, call)),
+      );
       plan.schemes.forEach((scheme, at) => {
         results[scheme] = outcomes[at];
       });
     }
-    const authorized = plan.requirements.some((requirement) =>
-      requirement.every((scheme) => satisfied(results[scheme])),
-    );
+    const authorized = isAuthorized(plan.requirements, results);
     results["authorized"] = authorized;
     context.security = results as Context["security"];
     pending = postSecurity?.(context, call);
@@ -81,6 +69,35 @@ export function createRoutedHandler(api: OpenAPIBackend): RoutedHandler {
     if (isThenable(pending)) await pending;
     return (await plan.handle(context, call)) as ApiResponse;
   };
+}
+
+/**
+ * A scheme's outcome as handleRequest records it: what its handler gave, or { error } when it
+ * threw or rejected; undefined when the scheme has no handler.
+ */
+function outcome(api: OpenAPIBackend, scheme: string, context: Context, call: Call): unknown {
+  const handler = api.securityHandlers[scheme] as Handler | undefined;
+  if (handler === undefined) return undefined;
+  try {
+    const result = handler(context, call);
+    return isThenable(result) ? Promise.resolve(result).then(undefined, failed) : result;
+  } catch (error) {
+    return failed(error);
+  }
+}
+
+/** Whether some requirement has every one of its schemes met (none: no requirement is met). */
+function isAuthorized(
+  requirements: readonly (readonly string[])[],
+  results: Record<string, unknown>,
+): boolean {
+  // Loops rather than some/every: no closures on every request.
+  for (const requirement of requirements) {
+    let met = true;
+    for (const scheme of requirement) if (!satisfied(results[scheme])) met = false;
+    if (met) return true;
+  }
+  return false;
 }
 
 const failed = (error: unknown) => ({ error: error || new Error("security handler rejected") });
