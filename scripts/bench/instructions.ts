@@ -24,7 +24,7 @@ const { values } = parseArgs({
   options: {
     requests: { type: "string", default: "2000" },
     warmup: { type: "string", default: "2000" },
-    // Seconds the server is left idle, counted, before the window (see idleWork below).
+    // Seconds the server is left idle, counted, before the window (see Count below).
     idle: { type: "string", default: "10" },
     concurrency: { type: "string", default: "8" },
     preload: { type: "string", default: "0" },
@@ -44,6 +44,7 @@ const warmup = Number(values.warmup);
 const concurrency = Number(values.concurrency);
 const preload = Number(values.preload);
 const idleSeconds = Number(values.idle);
+if (!(idleSeconds > 0)) throw new Error("--idle: a number of seconds above 0");
 const TOKEN = "bench-token-0123456789abcdef";
 const PORT = Number(process.env["BENCH_PORT"] ?? "18650");
 const url = `http://127.0.0.1:${PORT}`;

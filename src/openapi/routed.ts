@@ -94,7 +94,12 @@ function isAuthorized(
   // Loops rather than some/every: no closures on every request.
   for (const requirement of requirements) {
     let met = true;
-    for (const scheme of requirement) if (!satisfied(results[scheme])) met = false;
+    for (const scheme of requirement) {
+      if (!satisfied(results[scheme])) {
+        met = false;
+        break;
+      }
+    }
     if (met) return true;
   }
   return false;

@@ -483,7 +483,9 @@ describe.each([1, 2])("with %i server process(es) serving", (workers) => {
         plantJson(id, "answered first"),
       ).replace("Connection: close\r\n", "");
       const answered = async (received: () => string): Promise<void> => {
-        while (!received().endsWith("}")) await sleep(10);
+        // Bounded, so that a test already failing does not keep polling after it.
+        const giveUpAt = Date.now() + 5_000;
+        while (!received().endsWith("}") && Date.now() < giveUpAt) await sleep(10);
       };
       const answers = await rawExchange(
         server.url,
