@@ -122,9 +122,9 @@ async function waitUntilAnswering(child: ChildProcess): Promise<void> {
  * and the clock's share (`idle`): what the server runs per second with nothing to answer
  * (timers: the overload guard reads and resets its event-loop histograms, the connection
  * sweep, the log flush), times the seconds the window lasted, per request. At full speed that
- * is one sample a second among thousands of requests; under valgrind the window lasts a minute
- * or more, and longer on a slower disk or a busier machine, so it moved counts by several
- * percent from one machine or run to another (2-5% of a create).
+ * is one sample a second among thousands of requests; valgrind stretches the window fifty-fold,
+ * and more on a slower disk or a busier machine, so it moved counts by several percent from one
+ * machine or run to another (2-5% of a create).
  */
 interface Count {
   all: number;
