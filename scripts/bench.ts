@@ -129,6 +129,9 @@ async function measure(
   };
   const run = async (load: Parameters<typeof drive>[0]): Promise<LoadResult> => {
     const result = await drive(load);
+    if (result.errors > 0) {
+      process.stderr.write(`bench: ${target}: ${load.operation}: ${result.errorKinds}\n`);
+    }
     if (load.operation === "create") {
       stored.push([load.firstId, load.firstId + result.sent - connections]);
     }

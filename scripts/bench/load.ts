@@ -27,6 +27,8 @@ export interface LoadResult {
   p99Ms: number;
   /** Connection errors, timeouts and answers other than 2xx. */
   errors: number;
+  /** What the errors were, e.g. "404 ×1, timeouts ×2"; empty when there were none. */
+  errorKinds: string;
   /** How many id numbers were used (the next run starts after them). */
   sent: number;
   /** Responses received, of any status. */
@@ -69,7 +71,17 @@ export async function drive(options: LoadOptions): Promise<LoadResult> {
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
+    errorKinds: errorKinds(result),
     sent: next - options.firstId,
     answered: result.requests.total,
   };
+}
+
+function errorKinds(result: autocannon.Result): string {
+  const statuses = Object.entries(result.statusCodeStats ?? {})
+    .filter(([status]) => !status.startsWith("2"))
+    .map(([status, { count }]) => `${status} ×${count ?? 0}`);
+  if (result.timeouts > 0) statuses.push(`timeouts ×${result.timeouts}`);
+  if (result.errors > 0) statuses.push(`connection errors ×${result.errors}`);
+  return statuses.join(", ");
 }
