@@ -91,16 +91,20 @@ export class RequestLogger implements FastifyBaseLogger {
   }
 
   // The rest of a pino logger that callers beyond Fastify's own type may use.
+  private pino(): FastifyBaseLogger & PinoExtras {
+    return this.real() as FastifyBaseLogger & PinoExtras;
+  }
+
   isLevelEnabled(level: string): boolean {
-    return (this.real() as FastifyBaseLogger & PinoExtras).isLevelEnabled(level);
+    return this.pino().isLevelEnabled(level);
   }
 
   bindings(): Bindings {
-    return (this.real() as FastifyBaseLogger & PinoExtras).bindings();
+    return this.pino().bindings();
   }
 
   flush(callback?: (error?: Error) => void): void {
-    (this.real() as FastifyBaseLogger & PinoExtras).flush(callback);
+    this.pino().flush(callback);
   }
 
   /**

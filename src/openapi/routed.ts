@@ -92,17 +92,13 @@ function isAuthorized(
   results: Record<string, unknown>,
 ): boolean {
   // Loops rather than some/every: no closures on every request.
-  for (const requirement of requirements) {
-    let met = true;
-    for (const scheme of requirement) {
-      if (!satisfied(results[scheme])) {
-        met = false;
-        break;
-      }
-    }
-    if (met) return true;
-  }
+  for (const requirement of requirements) if (allMet(requirement, results)) return true;
   return false;
+}
+
+function allMet(requirement: readonly string[], results: Record<string, unknown>): boolean {
+  for (const scheme of requirement) if (!satisfied(results[scheme])) return false;
+  return true;
 }
 
 const failed = (error: unknown) => ({ error: error || new Error("security handler rejected") });

@@ -444,6 +444,12 @@ describe.each([1, 2])("with %i server process(es) serving", (workers) => {
       `Host: ${new URL(server.url).host}`,
       "Content-Type: application/json",
     ];
+    /** An authorized create that leaves its connection open for what follows. */
+    const keepAliveCreate = (id: bigint, name: string): string =>
+      request([...base(), `Authorization: ${AUTH.authorization}`], plantJson(id, name)).replace(
+        "Connection: close\r\n",
+        "",
+      );
 
     test.each([
       ["Authorization", [`Authorization: ${AUTH.authorization}`, "Authorization: Bearer other"]],
@@ -465,10 +471,7 @@ describe.each([1, 2])("with %i server process(es) serving", (workers) => {
 
     test("when a valid create is followed on the same connection by bytes that are not HTTP, then the create is answered 200 and stored, then 400", async () => {
       const id = uniqueId();
-      const valid = request(
-        [...base(), `Authorization: ${AUTH.authorization}`],
-        plantJson(id, "first"),
-      ).replace("Connection: close\r\n", "");
+      const valid = keepAliveCreate(id, "first");
       const answers = await rawExchange(server.url, [`${valid}\u0000\u0001\r\n\r\n`], 2);
       expectPlantAnswer(answers[0] ?? fail(), { name: "first" });
       expectErrorAnswer(answers[1] ?? fail(), 400);
@@ -477,11 +480,7 @@ describe.each([1, 2])("with %i server process(es) serving", (workers) => {
 
     // An answer already sent is no longer owed: the 400 must not wait for it.
     test("when bytes that are not HTTP follow on a connection whose create was already answered, then 400 comes at once", async () => {
-      const id = uniqueId();
-      const valid = request(
-        [...base(), `Authorization: ${AUTH.authorization}`],
-        plantJson(id, "answered first"),
-      ).replace("Connection: close\r\n", "");
+      const valid = keepAliveCreate(uniqueId(), "answered first");
       const answered = async (received: () => string): Promise<void> => {
         // Bounded, so that a test already failing does not keep polling after it.
         const giveUpAt = Date.now() + 5_000;
