@@ -1,5 +1,13 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { loadDocument } from "../../src/openapi/document.ts";
+import { parse } from "yaml";
+import { documentPath, loadDocument } from "../../src/openapi/document.ts";
+
+describe("loadDocument", () => {
+  it("when the YAML is loaded, then it is exactly what the file says (the JSON round trip loses nothing)", () => {
+    expect(loadDocument()).toStrictEqual(parse(readFileSync(documentPath, "utf8")));
+  });
+});
 
 // The parts of the seed contract that must never drift: the schemas, auth and POST /plants as
 // first specified.
