@@ -30,7 +30,8 @@ export function checkRequestHead(request: FastifyRequest): ApiResponse | undefin
     const given = raw[i] ?? "";
     // Only a name as long as one of them can be one: most lines are not lower-cased at all.
     if (!SINGLETON_LENGTHS.has(given.length)) continue;
-    const name = given.toLowerCase();
+    // Most clients send these names lower-case already.
+    const name = SINGLETON_HEADERS.has(given) ? given : given.toLowerCase();
     if (!SINGLETON_HEADERS.has(name)) continue;
     seen ??= [];
     if (seen.includes(name)) return errorResponse(400, `the ${name} header appears more than once`);

@@ -6,6 +6,7 @@
 import type { Context, OpenAPIBackend, Operation, Request } from "openapi-backend";
 import type { ApiResponse } from "../http/responses.ts";
 import type { Call } from "./backend.ts";
+import { HTTP_METHODS } from "./document.ts";
 import { isThenable } from "./thenable.ts";
 
 type Handler = (context: Context, call: Call) => unknown;
@@ -135,6 +136,9 @@ function planFor(operation: Operation, required: (name: string) => Handler): Pla
   };
 }
 
+/** The document's methods as a request names them, lower-cased: no lowercasing per request. */
+const LOWER_CASE_METHODS = new Map<string, string>(HTTP_METHODS.map((m) => [m.toUpperCase(), m]));
+
 /**
  * What openapi-backend's parseRequest would give for a request whose route has matched the
  * path parameters exactly as it would (src/http/operation-routes.ts), built without parsing
@@ -150,7 +154,7 @@ function parsedByRoute(call: Call, plan: Plan): Request | undefined {
   // Built member by member rather than spread from `request`: the same members, and this is
   // on every routed request.
   return {
-    method: request.method.trim().toLowerCase(),
+    method: LOWER_CASE_METHODS.get(request.method) ?? request.method.trim().toLowerCase(),
     path: queryAt === -1 ? path : path.slice(0, queryAt),
     params,
     // Node's header names are lower-case already, as parseRequest makes them.

@@ -16,6 +16,10 @@ describe("bearer credentials against static tokens", () => {
     ["bearer second-token-0123456789", "second"],
     ["BEARER first-token-0123456789", "first"],
     ["  Bearer \t first-token-0123456789  ", "first"],
+    // The usual "Bearer " prefix, with more space or a tab after it or after the token.
+    ["Bearer  first-token-0123456789", "first"],
+    ["Bearer \tsecond-token-0123456789", "second"],
+    ["Bearer first-token-0123456789\t", "first"],
   ])(
     "when the header is %j, then it is accepted with full access as the %s token's caller",
     (header, which) => {
@@ -40,6 +44,7 @@ describe("bearer credentials against static tokens", () => {
     ["Bearer", "invalid_token"],
     ["Bearer ", "invalid_token"],
     ["Bearer first-token-0123456789 extra", "invalid_token"],
+    ["Bearer first-token-0123456789\textra", "invalid_token"],
     ["Bearer first-token-012345678", "invalid_token"],
     ["Bearer First-token-0123456789", "invalid_token"],
     ["Bearer\u00a0first-token-0123456789", "missing"],
