@@ -8,9 +8,10 @@
 // and functions that run once a request were still in unoptimized code. KEEP=1 keeps the
 // callgrind files (callgrind_annotate reads them). --preload N stores N plants first, so the
 // same counts show what a large store costs per request. Each count is also given without V8's
-// optimizing compiler, without it and garbage collection (see backgroundWork below), and
-// without those and the clock's share (see Count below): the last is the steadiest figure to
-// compare two commits, or two machines, by.
+// optimizing compiler, without it and garbage collection (see backgroundWork below), without
+// those and the clock's share (see Count below), and without the object literals V8 builds in
+// its runtime in some runs and not others (RUNTIME_LITERALS): the last is the steadiest figure
+// to compare two commits, or two machines, by.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
@@ -132,7 +133,17 @@ interface Count {
   compiling: number;
   collecting: number;
   idle: number;
+  literals: number;
 }
+
+/**
+ * Object literals V8 builds in its runtime, not in compiled code: Node's `process.nextTick`
+ * makes one with computed (symbol) keys for every tick, several ticks a request, and in some
+ * runs its optimized code (inlined into the streams' and http's own) calls the runtime for it,
+ * in others not. Which one a run gets does not depend on our code; it moved a create by 22,000
+ * instructions and a GET by 34,000, so the steadiest figure leaves it out (BENCHMARKS.md).
+ */
+const RUNTIME_LITERALS = "v8::internal::Runtime_DefineKeyedOwnPropertyInLiteral(";
 
 /** Functions whose instructions (inclusive) are V8's garbage collection on the main thread. */
 const MAIN_THREAD_GC = [
@@ -152,7 +163,11 @@ const MAIN_THREAD_GC = [
  * the compiler's (marking, sweeping, evacuating), and the collections and marking steps on
  * the main thread.
  */
-function backgroundWork(file: string): { compiling: number; collecting: number } {
+function backgroundWork(file: string): {
+  compiling: number;
+  collecting: number;
+  literals: number;
+} {
   const annotated = execFileSync(
     "callgrind_annotate",
     ["--inclusive=yes", "--threshold=100", file],
@@ -169,11 +184,15 @@ function backgroundWork(file: string): { compiling: number; collecting: number }
   const compiling = inclusive("OptimizingCompileDispatcher::CompileTask::RunInternal()");
   const helpers = inclusive("node::(anonymous namespace)::PlatformWorkerThread(void*)");
   const mainThread = MAIN_THREAD_GC.reduce((sum, name) => sum + inclusive(name), 0);
-  return { compiling, collecting: helpers - compiling + mainThread };
+  return {
+    compiling,
+    collecting: helpers - compiling + mainThread,
+    literals: inclusive(RUNTIME_LITERALS),
+  };
 }
 
-/** A dump's total, and its compiler's and GC's instructions. */
-function dumped(file: string): { total: number; compiling: number; collecting: number } {
+/** A dump's total, its compiler's and GC's instructions, and its literals in the runtime. */
+function dumped(file: string): ReturnType<typeof backgroundWork> & { total: number } {
   const total = /\n(?:totals|summary): (\d+)/.exec(readFileSync(file, "utf8"))?.[1];
   if (total === undefined) throw new Error(`no totals in ${file}`);
   return { total: Number(total), ...backgroundWork(file) };
@@ -231,6 +250,7 @@ async function count(
       compiling: busy.compiling / requests,
       collecting: busy.collecting / requests,
       idle: (idlePerSecond * windowFor) / requests,
+      literals: busy.literals / requests,
     };
   } finally {
     if (child.exitCode === null && child.signalCode === null) {
@@ -273,12 +293,13 @@ try {
     `\n${requests} requests counted after ${warmup} warm-up, ${concurrency} at a time, ${preload} stored before\n\n`,
   );
   process.stdout.write(
-    "| target | instructions per request | ceiling ÷ this | without V8's optimizing compiler | ceiling ÷ this | of which GC | without the compiler or GC | ceiling ÷ this | of which the clock | without the compiler, GC or clock | ceiling ÷ this |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+    "| target | instructions per request | ceiling ÷ this | without V8's optimizing compiler | ceiling ÷ this | of which GC | without the compiler or GC | ceiling ÷ this | of which the clock | without the compiler, GC or clock | ceiling ÷ this | of which literals in the runtime | without those either | ceiling ÷ this |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
   );
   const [createCeiling, , , readCeiling] = rows.map(([, n]) => n);
   const steady = (n: Count) => n.all - n.compiling;
   const mutator = (n: Count) => n.all - n.compiling - n.collecting;
   const perRequest = (n: Count) => mutator(n) - n.idle;
+  const steadiest = (n: Count) => perRequest(n) - n.literals;
   const ratio = (base: number | undefined, n: number) =>
     base === undefined ? "-" : (base / n).toFixed(2);
   const figure = (n: number) => Math.round(n).toLocaleString("en");
@@ -300,6 +321,9 @@ try {
       figure(n.idle),
       figure(perRequest(n)),
       ratio(base && perRequest(base), perRequest(n)),
+      figure(n.literals),
+      figure(steadiest(n)),
+      ratio(base && steadiest(base), steadiest(n)),
     ];
     process.stdout.write(`| ${name} | ${cells.join(" | ")} |\n`);
   }
