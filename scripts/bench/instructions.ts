@@ -142,6 +142,8 @@ interface Count {
  * runs its optimized code (inlined into the streams' and http's own) calls the runtime for it,
  * in others not. Which one a run gets does not depend on our code; it moved a create by 22,000
  * instructions and a GET by 34,000, so the steadiest figure leaves it out (BENCHMARKS.md).
+ * Counted inclusive: a collection one of them started would be left out twice (with GC too),
+ * which the counts so far never showed (the same figure in every run that had them).
  */
 const RUNTIME_LITERALS = "v8::internal::Runtime_DefineKeyedOwnPropertyInLiteral(";
 
@@ -244,7 +246,7 @@ async function count(
     // Each dump holds exactly what ran between the --zero before it and it.
     const idle = dumped(`${out}.${child.pid}.1`);
     const busy = dumped(`${out}.${child.pid}.2`);
-    const idlePerSecond = (idle.total - idle.compiling - idle.collecting) / idleFor;
+    const idlePerSecond = (idle.total - idle.compiling - idle.collecting - idle.literals) / idleFor;
     return {
       all: busy.total / requests,
       compiling: busy.compiling / requests,

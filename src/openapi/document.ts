@@ -7,10 +7,14 @@ import { parse } from "yaml";
 export const documentPath = new URL("../../openapi/plants.yaml", import.meta.url);
 
 export function loadDocument(): Document {
-  // Maps, not objects, so that no name of the document becomes a property key before
-  // oneByteCopy has made a one-byte copy of it.
-  const parsed: unknown = parse(readFileSync(documentPath, "utf8"), { mapAsMap: true });
-  return oneByteCopy(parsed) as Document;
+  return parseYaml(readFileSync(documentPath, "utf8")) as Document;
+}
+
+/** What the YAML parser makes of `text`, with every string one-byte where it can be. */
+export function parseYaml(text: string): unknown {
+  // Maps, not objects, so that no name becomes a property key before oneByteCopy has made a
+  // one-byte copy of it.
+  return oneByteCopy(parse(text, { mapAsMap: true }));
 }
 
 /**
@@ -23,21 +27,39 @@ export function loadDocument(): Document {
  * names every answer carries, which then took V8's slow paths on every request (lowercasing
  * through ICU, copying and writing the header block two bytes a character).
  */
-function oneByteCopy(value: unknown): unknown {
+function oneByteCopy(value: unknown, copies = new Map<object, unknown>()): unknown {
   if (typeof value === "string") return JSON.parse(JSON.stringify(value));
-  if (Array.isArray(value)) return value.map(oneByteCopy);
+  if (typeof value !== "object" || value === null) return value;
+  // An alias is the same Map or array as its anchor, so it stays one object, as the parser
+  // makes it (and an anchor inside itself does not recurse for ever).
+  const copied = copies.get(value);
+  if (copied !== undefined) return copied;
+  if (Array.isArray(value)) {
+    const array: unknown[] = [];
+    copies.set(value, array);
+    for (const item of value) array.push(oneByteCopy(item, copies));
+    return array;
+  }
   if (!(value instanceof Map)) return value;
   const object: Record<string, unknown> = {};
+  copies.set(value, object);
   for (const [key, item] of value) {
     // defineProperty: a key named __proto__ is a member, as the parser makes it, not a prototype.
-    Object.defineProperty(object, oneByteCopy(String(key)) as string, {
-      value: oneByteCopy(item),
+    Object.defineProperty(object, oneByteCopy(keyText(key)) as string, {
+      value: oneByteCopy(item, copies),
       writable: true,
       enumerable: true,
       configurable: true,
     });
   }
   return object;
+}
+
+/** A scalar key as the parser names a plain object's member; a collection as key is refused. */
+function keyText(key: unknown): string {
+  if (key === null) return "";
+  if (typeof key === "object") throw new Error("the YAML has a key that is a collection");
+  return String(key);
 }
 
 /** The methods a path item may hold an operation for (OpenAPI 3.0). */

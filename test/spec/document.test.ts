@@ -1,9 +1,28 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { documentPath, loadDocument } from "../../src/openapi/document.ts";
+import { documentPath, loadDocument, parseYaml } from "../../src/openapi/document.ts";
 
 describe("loadDocument", () => {
+  it("when keys are not text or values are aliases, then the result is the YAML parser's", () => {
+    const text = "a: &x {b: 1}\nc: *x\n~: n\n200: ok\ntrue: t\n__proto__: p\nl: &l [1]\nm: *l\n";
+    const parsed = parseYaml(text) as Record<string, unknown>;
+    expect(parsed).toStrictEqual(parse(text));
+    // An alias is its anchor's object, as the parser gives it.
+    expect(parsed["c"]).toBe(parsed["a"]);
+    expect(parsed["m"]).toBe(parsed["l"]);
+    expect(Object.getPrototypeOf(parsed)).toBe(Object.prototype);
+  });
+
+  it("when an anchor holds itself, then it is read without recursing for ever", () => {
+    const parsed = parseYaml("s: &s\n  self: *s\n") as { s: { self: unknown } };
+    expect(parsed.s.self).toBe(parsed.s);
+  });
+
+  it("when a key is a collection, then it is refused", () => {
+    expect(() => parseYaml("? [a, b]\n: x\n")).toThrow(/a key that is a collection/);
+  });
+
   it("when the YAML is loaded, then it is exactly what the YAML parser makes of the file (the one-byte copy changes nothing)", () => {
     expect(loadDocument()).toStrictEqual(parse(readFileSync(documentPath, "utf8")));
   });
