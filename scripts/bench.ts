@@ -4,9 +4,9 @@
 // against a bare Fastify route with the same schema and bearer check and no store, and reads
 // by id against a bare Fastify route with a prepared better-sqlite3 get. See BENCHMARKS.md.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, cpus, release, tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
 import { migrateDatabase } from "../src/store/open.ts";
@@ -23,6 +23,8 @@ const USAGE = `usage: npm run bench -- [options]
   --preload N       plants stored before the run (0)
   --workers LIST    PLANTSTORE_WORKERS values to run, e.g. 1,2 (1)
   --engines LIST    sqlite,postgres (sqlite, plus postgres when TEST_DATABASE_URL is set)
+  --service DIR     run the service of another checkout (its \`npm start\`), with this bench and
+                    these ceilings: a before/after series of commits on one bench (.)
 PostgreSQL runs use a fresh database on TEST_DATABASE_URL's server, dropped afterwards.`;
 
 const { values } = parseArgs({
@@ -33,6 +35,7 @@ const { values } = parseArgs({
     preload: { type: "string", default: "0" },
     workers: { type: "string", default: "1" },
     engines: { type: "string" },
+    service: { type: "string", default: "." },
     help: { type: "boolean", default: false },
   },
 });
@@ -63,9 +66,27 @@ if (engines.includes("postgres") && adminUrl === undefined) {
 const TOKEN = "bench-token-0123456789abcdef";
 const NODE_TSX = [process.execPath, "--import", "tsx"];
 // The service runs as `npm start` runs it: compiled into dist/server/, without tsx, with the
-// node options of the start script (its command after `exec node`).
-execFileSync(process.execPath, ["scripts/build-server.mjs"], { stdio: "inherit" });
-const SERVICE = [process.execPath, ...startNodeArguments(process.cwd())];
+// node options of the start script (its command after `exec node`). Checkouts from before the
+// compiled start have no build step; their start script runs the sources through tsx.
+const serviceRoot = resolve(values.service);
+if (existsSync(join(serviceRoot, "scripts/build-server.mjs"))) {
+  execFileSync(process.execPath, ["scripts/build-server.mjs"], {
+    stdio: "inherit",
+    cwd: serviceRoot,
+  });
+}
+const SERVICE = [process.execPath, ...startNodeArguments(serviceRoot)];
+
+/** The checkout's commit, marked when it has changes of its own, for the output's header. */
+function commitOf(root: string): string {
+  try {
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-C", root, ...args], { encoding: "utf8" }).trim();
+    return `${git("rev-parse", "--short", "HEAD")}${git("status", "--porcelain", "--untracked-files=no") === "" ? "" : " with changes"}`;
+  } catch {
+    return "a directory that is not a git checkout";
+  }
+}
 const cores = availableParallelism();
 // One core for the server, the other for the load generator, when there are two to spare.
 const serverCores = (workers: number) => (cores >= 2 && workers === 1 ? "0" : undefined);
@@ -276,7 +297,7 @@ const ceilings = {
 };
 const cpu = cpus()[0]?.model ?? "unknown CPU";
 process.stdout.write(
-  `\n${cores} × ${cpu}, Linux ${release()}, Node ${process.version}; ${connections} connections, ${durationSeconds} s counted after ${warmupSeconds} s warm-up; server on core 0 and load on core ${cores - 1} for 1-worker runs\n\n`,
+  `\n${cores} × ${cpu}, Linux ${release()}, Node ${process.version}; ${connections} connections, ${durationSeconds} s counted after ${warmupSeconds} s warm-up; server on core 0 and load on core ${cores - 1} for 1-worker runs; service at ${commitOf(serviceRoot)}\n\n`,
 );
 process.stdout.write(
   "| target | req/s | × ceiling | p50 ms | p99 ms | errors | peak RSS MB | server CPU µs/request |\n",
