@@ -16,7 +16,7 @@ import {
 
 const port = parentPort;
 if (port === null) throw new Error("sqlite-writer-thread.ts runs only as a worker thread");
-const { path, busyTimeoutMs, fileIdentity: opened } = workerData as WriterData;
+const { path, busyTimeoutMs, walCheckpointPages, fileIdentity: opened } = workerData as WriterData;
 const send = (message: FromWriter) => port.postMessage(message);
 
 const codeOf = (error: unknown): string | undefined => {
@@ -57,6 +57,7 @@ function open(): Connection {
     // The main thread created and migrated the file in WAL mode; these are per connection.
     db.pragma("synchronous = FULL");
     db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    db.pragma(`wal_autocheckpoint = ${walCheckpointPages}`);
     const insert = db.prepare<[bigint, string, string | null]>(
       "INSERT INTO plants (id, name, tag) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING",
     );

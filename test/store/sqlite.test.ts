@@ -4,7 +4,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { openStore } from "../../src/store/open.ts";
-import { openSqliteStore } from "../../src/store/sqlite.ts";
+import { openSqliteStore, WAL_CHECKPOINT_PAGES } from "../../src/store/sqlite.ts";
 import { StoreUnavailableError } from "../../src/store/store.ts";
 import { sqliteEngine } from "../helpers/stores.ts";
 import { describeStoreContract } from "./store-contract.ts";
@@ -63,9 +63,41 @@ describe("SQLite specifics", () => {
     const path = tempPath("plants.db");
     const store = openSqliteStore(path);
     expect(store.describe()).toBe(
-      `sqlite ${path} (schema version 3, journal_mode=wal, synchronous=full)`,
+      `sqlite ${path} (schema version 3, journal_mode=wal, synchronous=full, wal_autocheckpoint=${WAL_CHECKPOINT_PAGES})`,
     );
     await store.close();
+  });
+
+  it("when batches take the WAL past SQLite's default 1,000 pages, then the write thread does not checkpoint until its own limit", async () => {
+    const path = tempPath("plants.db");
+    openSqliteStore(path).close();
+    // Plants spread over many pages, so that each batch of scattered ids rewrites hundreds.
+    const filler = new Database(path);
+    const insert = filler.prepare("INSERT INTO plants (id, name) VALUES (?, ?)");
+    filler.transaction(() => {
+      for (let id = 0; id < 100_000; id++) insert.run(id * 10, `filler plant number ${id}`);
+    })();
+    filler.pragma("wal_checkpoint(TRUNCATE)");
+    filler.close();
+    const store = openSqliteStore(path);
+    // Five batches of 400 ids scattered among the filler, each about 425 pages (2,133 in all):
+    // with a limit of 1,000, the third would checkpoint and the fourth start the WAL over,
+    // leaving about 800 (822 when the limit was set back to 1,000 to check this test).
+    for (let batch = 0; batch < 5; batch++) {
+      await Promise.all(
+        Array.from({ length: 400 }, (_, at) => {
+          const slot = (at * 2_503 + batch * 7) % 100_000;
+          return store.create({ id: BigInt(slot * 10 + 1), name: "scattered" });
+        }),
+      );
+    }
+    // A passive checkpoint says how many pages the WAL holds (a read-only connection cannot run one).
+    const reader = new Database(path);
+    const [frames] = reader.pragma("wal_checkpoint(PASSIVE)") as { log: number }[];
+    reader.close();
+    await store.close();
+    expect(frames?.log).toBeGreaterThan(1_000);
+    expect(frames?.log).toBeLessThan(WAL_CHECKPOINT_PAGES);
   });
 
   it("when another process holds the write lock past the busy timeout, then a create is unavailable and nothing is stored", async () => {
