@@ -24,7 +24,9 @@ const USAGE = `usage: npm run bench -- [options]
   --workers LIST    PLANTSTORE_WORKERS values to run, e.g. 1,2 (1)
   --engines LIST    sqlite,postgres (sqlite, plus postgres when TEST_DATABASE_URL is set)
   --service DIR     run the service of another checkout (its \`npm start\`), with this bench and
-                    these ceilings: a before/after series of commits on one bench (.)
+                    these ceilings: a before/after series of commits on one bench (.). The
+                    checkout needs its node_modules; the stores are created and preloaded
+                    with this checkout's schema, so its schema must be the same.
 PostgreSQL runs use a fresh database on TEST_DATABASE_URL's server, dropped afterwards.`;
 
 const { values } = parseArgs({
@@ -69,6 +71,9 @@ const NODE_TSX = [process.execPath, "--import", "tsx"];
 // node options of the start script (its command after `exec node`). Checkouts from before the
 // compiled start have no build step; their start script runs the sources through tsx.
 const serviceRoot = resolve(values.service);
+if (!existsSync(join(serviceRoot, "node_modules"))) {
+  throw new Error(`--service ${serviceRoot} has no node_modules: run npm ci there first`);
+}
 if (existsSync(join(serviceRoot, "scripts/build-server.mjs"))) {
   execFileSync(process.execPath, ["scripts/build-server.mjs"], {
     stdio: "inherit",
@@ -297,7 +302,7 @@ const ceilings = {
 };
 const cpu = cpus()[0]?.model ?? "unknown CPU";
 process.stdout.write(
-  `\n${cores} × ${cpu}, Linux ${release()}, Node ${process.version}; ${connections} connections, ${durationSeconds} s counted after ${warmupSeconds} s warm-up; server on core 0 and load on core ${cores - 1} for 1-worker runs; service at ${commitOf(serviceRoot)}\n\n`,
+  `\n${cores} × ${cpu}, Linux ${release()}, Node ${process.version}; ${connections} connections, ${durationSeconds} s counted after ${warmupSeconds} s warm-up; server on core 0 and load on core ${cores - 1} for 1-worker runs; bench at ${commitOf(".")}, service at ${commitOf(serviceRoot)}\n\n`,
 );
 process.stdout.write(
   "| target | req/s | × ceiling | p50 ms | p99 ms | errors | peak RSS MB | server CPU µs/request |\n",

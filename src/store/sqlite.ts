@@ -66,13 +66,14 @@ export function openSqliteDatabase(path: string): {
 
 const BUSY_TIMEOUT_MS = 5000;
 // The commit that takes the WAL past this many pages copies them into the file and fsyncs it,
-// on the write thread, while the next batch waits. Into a million scattered plants SQLite's
-// default, 1,000 pages, came every 60-odd batches; at 10,000 a checkpoint comes a tenth as
-// often and writes each page once however often it changed, and a create there ran about 12%
-// faster (BENCHMARKS.md, eighth session). Each checkpoint is larger, so the p99 it causes
-// stays. The WAL (up to 40 MB) is reused after each one. Every connection to the file gets
-// it: a commit on one with a lower limit would checkpoint there instead, on the event loop
-// for this thread's token writes.
+// inside that commit on the write thread: that batch's answers and the next batch wait for
+// it. Into a million scattered plants SQLite's default, 1,000 pages, came every 60-odd
+// batches; at 10,000 a checkpoint comes a tenth as often and writes each page once however
+// often it changed, and creates there ran 10-13% faster (BENCHMARKS.md, eighth session). Each
+// checkpoint is larger, so the p99 it causes stays, or rises a little. The WAL (about 40 MB,
+// more while a reader holds an old snapshot) is reused after each one. Every connection to
+// the file gets it: a commit on one with a lower limit would checkpoint there instead, on the
+// event loop for this thread's token writes.
 export const WAL_CHECKPOINT_PAGES = 10_000;
 // One transaction's worth: enough to share an fsync among every waiting request, small
 // enough that a batch commits in a few milliseconds.

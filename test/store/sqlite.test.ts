@@ -70,7 +70,7 @@ describe("SQLite specifics", () => {
 
   it("when batches take the WAL past SQLite's default 1,000 pages, then the write thread does not checkpoint until its own limit", async () => {
     const path = tempPath("plants.db");
-    openSqliteStore(path).close();
+    await openSqliteStore(path).close();
     // Plants spread over many pages, so that each batch of scattered ids rewrites hundreds.
     const filler = new Database(path);
     const insert = filler.prepare("INSERT INTO plants (id, name) VALUES (?, ?)");
@@ -128,9 +128,9 @@ describe("SQLite specifics", () => {
     await store.close();
   });
 
-  it("when the schema is newer than this version knows, then opening is refused", () => {
+  it("when the schema is newer than this version knows, then opening is refused", async () => {
     const path = tempPath("plants.db");
-    openSqliteStore(path).close();
+    await openSqliteStore(path).close();
     const db = new Database(path);
     db.pragma("user_version = 99");
     db.close();
