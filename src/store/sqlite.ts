@@ -91,9 +91,11 @@ export function openSqliteStore(path: string): Store {
   const batcher = createBatcher<PlantWrite, RowOutcome | DeleteOutcome>({
     // Watched per batch, not per write: every write of a batch shares its commit's outcome.
     write: (writes) => faults.watch(() => writer.write(writes)),
-    // The write thread takes batches in order; with a few handed over ahead, the next one is
-    // already there when a commit ends, instead of a round trip later (measured: ~15% more).
-    maxInFlight: 4,
+    // The write thread takes batches in order. One more waits there while one commits, so the
+    // next commit starts without a round trip; the rest queue here and go out together as one
+    // larger batch, sharing its fsync and the pages it rewrites. With 4 handed over ahead the
+    // batches were smaller, and creates 10-25% fewer a second (BENCHMARKS.md, ninth session).
+    maxInFlight: 2,
     maxBatch: MAX_BATCH,
   });
 
