@@ -94,8 +94,8 @@ export function openSqliteStore(path: string): Store {
     // The write thread takes batches in order. One more waits there while one commits, so the
     // next commit starts without a round trip; the rest queue here and go out together as one
     // larger batch, sharing its fsync and the pages it rewrites. With 4 handed over ahead the
-    // batches were smaller, and creates about 10% slower on one core and 20% on two
-    // (BENCHMARKS.md, ninth session).
+    // batches were smaller, and creates about 10% slower on one core and 20% on two, in
+    // drive-one runs (BENCHMARKS.md, ninth session).
     maxInFlight: 2,
     maxBatch: MAX_BATCH,
   });
