@@ -76,9 +76,6 @@ export type FromWriter =
 
 export interface WriterData {
   path: string;
-  busyTimeoutMs: number;
-  /** Its connection's wal_autocheckpoint, the same as the main thread's (sqlite.ts). */
-  walCheckpointPages: number;
   /** The file the main thread opened (sqlite-file.ts); writes stop if the path names another. */
   fileIdentity: string;
 }

@@ -4,6 +4,7 @@
 // they would one after the other.
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
+import { configureConnection } from "./sqlite-connection.ts";
 import { fileIdentity } from "./sqlite-file.ts";
 import {
   type BatchColumns,
@@ -16,7 +17,7 @@ import {
 
 const port = parentPort;
 if (port === null) throw new Error("sqlite-writer-thread.ts runs only as a worker thread");
-const { path, busyTimeoutMs, walCheckpointPages, fileIdentity: opened } = workerData as WriterData;
+const { path, fileIdentity: opened } = workerData as WriterData;
 const send = (message: FromWriter) => port.postMessage(message);
 
 const codeOf = (error: unknown): string | undefined => {
@@ -54,10 +55,8 @@ function onSameFile<T>(work: () => T): T {
 function open(): Connection {
   const db = new Database(path, { fileMustExist: true });
   try {
-    // The main thread created and migrated the file in WAL mode; these are per connection.
-    db.pragma("synchronous = FULL");
-    db.pragma(`busy_timeout = ${busyTimeoutMs}`);
-    db.pragma(`wal_autocheckpoint = ${walCheckpointPages}`);
+    // The main thread created and migrated the file in WAL mode; the rest is per connection.
+    configureConnection(db);
     const insert = db.prepare<[bigint, string, string | null]>(
       "INSERT INTO plants (id, name, tag) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING",
     );

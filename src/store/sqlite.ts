@@ -15,6 +15,7 @@ import {
 } from "./batch-outcome.ts";
 import { createBatcher } from "./batcher.ts";
 import { createFaultLatch } from "./fault-latch.ts";
+import { configureConnection } from "./sqlite-connection.ts";
 import { sqliteStoreError } from "./sqlite-errors.ts";
 import { assertSameFile, fileIdentity } from "./sqlite-file.ts";
 import { migrateSqlite } from "./sqlite-migrations.ts";
@@ -51,12 +52,10 @@ export function openSqliteDatabase(path: string): {
   const db = new Database(path);
   const identity = fileIdentity(path);
   try {
-    // WAL + synchronous=FULL: a commit is on disk (fsync) before create() resolves,
-    // so an acknowledged plant survives a crash or power loss.
+    // WAL is kept in the file; with synchronous=FULL (configureConnection) a commit is on
+    // disk before create() resolves.
     db.pragma("journal_mode = WAL");
-    db.pragma("synchronous = FULL");
-    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
+    configureConnection(db);
     return { db, schema: migrateSqlite(db), identity };
   } catch (error) {
     db.close();
@@ -64,29 +63,13 @@ export function openSqliteDatabase(path: string): {
   }
 }
 
-const BUSY_TIMEOUT_MS = 5000;
-// The commit that takes the WAL past this many pages copies them into the file and fsyncs it,
-// inside that commit on the write thread: that batch's answers and the next batch wait for
-// it. Into a million scattered plants SQLite's default, 1,000 pages, came every 60-odd
-// batches; at 10,000 a checkpoint comes a tenth as often and writes each page once however
-// often it changed, and creates there ran 10-13% faster (BENCHMARKS.md, eighth session). Each
-// checkpoint is larger, so the p99 it causes stays, or rises a little. The WAL (about 40 MB,
-// more while a reader holds an old snapshot) is reused after each one. Every connection to
-// the file gets it: a commit on one with a lower limit would checkpoint there instead, on the
-// event loop for this thread's token writes.
-export const WAL_CHECKPOINT_PAGES = 10_000;
 // One transaction's worth: enough to share an fsync among every waiting request, small
 // enough that a batch commits in a few milliseconds.
 const MAX_BATCH = 512;
 
 export function openSqliteStore(path: string): Store {
   const { db, schema, identity } = openSqliteDatabase(path);
-  const writer = createSqliteWriter({
-    path,
-    busyTimeoutMs: BUSY_TIMEOUT_MS,
-    walCheckpointPages: WAL_CHECKPOINT_PAGES,
-    fileIdentity: identity,
-  });
+  const writer = createSqliteWriter({ path, fileIdentity: identity });
   const faults = createFaultLatch();
   const batcher = createBatcher<PlantWrite, RowOutcome | DeleteOutcome>({
     // Watched per batch, not per write: every write of a batch shares its commit's outcome.

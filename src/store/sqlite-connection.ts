@@ -1,0 +1,24 @@
+// The settings SQLite keeps per connection, applied alike to every connection to the file: the
+// main thread's (reads, token writes) and the write thread's. One place, so that none of them
+// runs with SQLite's defaults.
+import type { Database } from "better-sqlite3";
+
+const BUSY_TIMEOUT_MS = 5000;
+// The commit that takes the WAL past this many pages copies them into the file and fsyncs it,
+// inside that commit on the write thread: that batch's answers and the next batch wait for
+// it. Into a million scattered plants SQLite's default, 1,000 pages, came every 60-odd
+// batches; at 10,000 a checkpoint comes a tenth as often and writes each page once however
+// often it changed, and creates there ran 10-13% faster (BENCHMARKS.md, eighth session). Each
+// checkpoint is larger, so the p99 it causes stays, or rises a little. The WAL (about 40 MB,
+// more while a reader holds an old snapshot) is reused after each one. Every connection to
+// the file gets it: a commit on one with a lower limit would checkpoint there instead, on the
+// event loop for the main thread's token writes.
+export const WAL_CHECKPOINT_PAGES = 10_000;
+
+export function configureConnection(db: Database): void {
+  // synchronous=FULL in WAL mode: a commit is on disk (fsync) before it returns, so an
+  // acknowledged plant survives a crash or power loss.
+  db.pragma("synchronous = FULL");
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
+}
