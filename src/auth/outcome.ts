@@ -11,7 +11,7 @@ export interface Principal {
   /**
    * Who is making the request, for per-caller rate limits: however the Authorization header
    * is spelt, one caller has one key (a managed token's id, a JWT's subject, a static token's
-   * digest). Never the token itself.
+   * place in PLANTSTORE_TOKENS). Never the token itself.
    */
   limitKey: string;
   /** The scopes the token carries; undefined when it carries no scope claim (full access). */

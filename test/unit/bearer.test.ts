@@ -56,3 +56,32 @@ describe("bearer credentials against static tokens", () => {
     expect(verify(header)).toMatchObject({ ok: false, kind });
   });
 });
+
+describe("static tokens of different lengths, and one listed twice", () => {
+  const check = createStaticTokens([
+    "short-token-0123",
+    "a-much-longer-token-0123456789",
+    "short-token-0123",
+  ]);
+  const keyOf = (token: string) => {
+    const outcome = check(token);
+    return outcome.ok ? outcome.principal.limitKey : outcome.kind;
+  };
+
+  it("when each listed token is presented, then each is its own caller, the repeated one once", () => {
+    const keys = ["short-token-0123", "a-much-longer-token-0123456789"].map(keyOf);
+    expect(new Set(keys).size).toBe(2);
+    expect(keys).not.toContain("invalid_token");
+  });
+
+  it.each([
+    "short-token-012",
+    "short-token-01234",
+    "short-token-0123short-token-0123",
+    "a-much-longer-token-012345678",
+    "a-much-longer-token-0123456789a",
+    "A-much-longer-token-0123456789",
+  ])("when %j is presented (a near miss of a listed one), then it is refused", (token) => {
+    expect(keyOf(token)).toBe("invalid_token");
+  });
+});
