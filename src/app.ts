@@ -323,9 +323,12 @@ function trustProxyOption(
   return typeof setting === "boolean" ? setting : [...setting];
 }
 
-/** GET /metrics's own token (PLANTSTORE_METRICS_TOKEN), checked like a static token. */
+/**
+ * GET /metrics's own token (PLANTSTORE_METRICS_TOKEN), checked like a static token; a caller of
+ * its own for the rate limit, whichever static tokens there are.
+ */
 function metricsTokenCheck(token: string): (authorization: string | undefined) => AuthOutcome {
-  const known = createStaticTokens([token]);
+  const known = createStaticTokens([token], "metrics");
   return (authorization) => {
     const credentials = parseBearer(authorization);
     return credentials.ok ? known(credentials.token) : credentials;

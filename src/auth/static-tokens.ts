@@ -4,7 +4,7 @@ import { type AuthOutcome, failure } from "./outcome.ts";
 /**
  * Whether `presented` is `known`, reading every character of `presented` whatever differs
  * first: the time taken depends on the presented token's length, which its sender knows, and
- * on nothing of the known one's characters. `known` is never empty (src/config.ts).
+ * on nothing of the known one's characters. `known` is never empty (see createStaticTokens).
  */
 function sameToken(known: string, presented: string): boolean {
   let difference = known.length ^ presented.length;
@@ -16,17 +16,32 @@ function sameToken(known: string, presented: string): boolean {
   return difference === 0;
 }
 
-export function createStaticTokens(tokens: readonly string[]): (token: string) => AuthOutcome {
+/**
+ * A check of bearer tokens against a fixed list. `keyPrefix` names the list in the caller's
+ * rate-limit key (`static:0` is the first of PLANTSTORE_TOKENS), so that two lists never share
+ * a caller.
+ */
+export function createStaticTokens(
+  tokens: readonly string[],
+  keyPrefix = "static",
+): (token: string) => AuthOutcome {
+  if (tokens.some((token) => token === "")) throw new Error("a static token cannot be empty");
   // Compared in full against every token, the time taken is independent of how much of a
   // guess matched and of which token it was. No digest per request: comparing the text itself
-  // keeps that property, and a SHA-256 was 2-3% of a request's CPU in a profile (BENCHMARKS.md).
+  // keeps that property, and the SHA-256 was 2-3% of a request's CPU in a profile (BENCHMARKS.md,
+  // tenth session).
   const known = [...new Set(tokens)];
-  // The caller's rate limit key: which token, by its place in the list, never the token.
-  const limitKeys = known.map((_, at) => `static:${at}`);
+  // Longer than every token cannot match: refused before it is read, so that a 16 KiB header
+  // costs no more than the longest token (this only tells how long that is, at most).
+  const longest = Math.max(0, ...known.map((token) => token.length));
+  // The caller's rate-limit key: which token, by its first place in the list, never the token.
+  const limitKeys = known.map((token) => `${keyPrefix}:${tokens.indexOf(token)}`);
   return (token) => {
     let matched = -1;
-    for (let at = 0; at < known.length; at++) {
-      if (sameToken(known[at] as string, token)) matched = at;
+    if (token.length <= longest) {
+      for (let at = 0; at < known.length; at++) {
+        if (sameToken(known[at] as string, token)) matched = at;
+      }
     }
     const limitKey = limitKeys[matched];
     if (limitKey === undefined) {

@@ -135,6 +135,24 @@ describe("metrics behind PLANTSTORE_METRICS_TOKEN", () => {
     },
   );
 
+  it("when /metrics is scraped up to the rate limit, then the plant tokens' allowance is untouched", async () => {
+    const t = await createTestApp(undefined, undefined, {
+      ops: { metricsToken: METRICS_TOKEN, tokenRateLimit: 2 },
+    });
+    try {
+      const scraper = { authorization: `Bearer ${METRICS_TOKEN}` };
+      for (let i = 0; i < 2; i++) await scrape(t.app, scraper);
+      const res = await t.app.inject({ method: "GET", url: "/plants", headers: AUTH });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers["ratelimit"]).toMatch(/^"per-caller";r=1;t=\d+$/);
+      // And the other way round: the scraper's own allowance is spent, not the plant token's.
+      const third = await t.app.inject({ method: "GET", url: "/metrics", headers: scraper });
+      expectError(third, 429);
+    } finally {
+      await t.close();
+    }
+  });
+
   it("when the metrics token is used to create a plant, then 401: it opens /metrics only", async () => {
     const id = uniqueId();
     const res = await postPlant(app().app, plantJson(id, "x"), {

@@ -57,21 +57,21 @@ describe("bearer credentials against static tokens", () => {
   });
 });
 
-describe("static tokens of different lengths, and one listed twice", () => {
-  const check = createStaticTokens([
-    "short-token-0123",
-    "a-much-longer-token-0123456789",
-    "short-token-0123",
-  ]);
+describe("static tokens of different lengths, one listed twice", () => {
+  const tokens = ["short-token-0123", "a-much-longer-token-0123456789", "short-token-0123"];
+  const check = createStaticTokens(tokens);
   const keyOf = (token: string) => {
     const outcome = check(token);
     return outcome.ok ? outcome.principal.limitKey : outcome.kind;
   };
 
-  it("when each listed token is presented, then each is its own caller, the repeated one once", () => {
-    const keys = ["short-token-0123", "a-much-longer-token-0123456789"].map(keyOf);
-    expect(new Set(keys).size).toBe(2);
-    expect(keys).not.toContain("invalid_token");
+  it("when each listed token is presented, then each is a caller of its own, named by its first place in the list", () => {
+    expect(tokens.map(keyOf)).toEqual(["static:0", "static:1", "static:0"]);
+  });
+
+  it("when another list is built with its own prefix, then its first token is not the same caller", () => {
+    const metrics = createStaticTokens(["short-token-0123"], "metrics")("short-token-0123");
+    expect(metrics.ok && metrics.principal.limitKey).toBe("metrics:0");
   });
 
   it.each([
@@ -81,7 +81,12 @@ describe("static tokens of different lengths, and one listed twice", () => {
     "a-much-longer-token-012345678",
     "a-much-longer-token-0123456789a",
     "A-much-longer-token-0123456789",
+    "short-token-0123".repeat(1000),
   ])("when %j is presented (a near miss of a listed one), then it is refused", (token) => {
     expect(keyOf(token)).toBe("invalid_token");
+  });
+
+  it("when an empty token is listed, then the list is refused", () => {
+    expect(() => createStaticTokens(["short-token-0123", ""])).toThrow(/empty/);
   });
 });
