@@ -43,10 +43,8 @@ export function createStaticTokens(
         if (sameToken(known[at] as string, token)) matched = at;
       }
     }
-    const limitKey = limitKeys[matched];
-    if (limitKey === undefined) {
-      return failure("invalid_token", "unknown", "the bearer token is not valid");
-    }
+    if (matched === -1) return failure("invalid_token", "unknown", "the bearer token is not valid");
+    const limitKey = limitKeys[matched] as string;
     return { ok: true, principal: { token: { kind: "static" }, scopes: undefined, limitKey } };
   };
 }
