@@ -3,10 +3,9 @@
 // and PostgreSQL when TEST_DATABASE_URL is set) and, in the same run, two ceilings: creates
 // against a bare Fastify route with the same schema and bearer check and no store, and reads
 // by id against a bare Fastify route with a prepared better-sqlite3 get. See BENCHMARKS.md.
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { availableParallelism, cpus, release, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { mkdtempSync, rmSync } from "node:fs";
+import { cpus, release, tmpdir } from "node:os";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
 import { migrateDatabase } from "../src/store/open.ts";
@@ -14,7 +13,15 @@ import { connectPostgres } from "../src/store/postgres.ts";
 import { drive, LIST_LIMIT, type LoadResult, type Operation } from "./bench/load.ts";
 import { preloadPostgres, preloadSqlite } from "./bench/preload.ts";
 import { type ServerSpec, startServer } from "./bench/server.ts";
-import { startNodeArguments } from "./start-command.ts";
+import {
+  CEILING,
+  commitOf,
+  cores,
+  pinSelf,
+  serviceCommand,
+  serviceEnv,
+  TOKEN,
+} from "./bench/service.ts";
 
 const USAGE = `usage: npm run bench -- [options]
   --duration S      seconds of the counted run (10)
@@ -65,34 +72,8 @@ if (engines.includes("postgres") && adminUrl === undefined) {
   );
 }
 
-const TOKEN = "bench-token-0123456789abcdef";
-const NODE_TSX = [process.execPath, "--import", "tsx"];
-// The service runs as `npm start` runs it: compiled into dist/server/, without tsx, with the
-// node options of the start script (its command after `exec node`). Checkouts from before the
-// compiled start have no build step; their start script runs the sources through tsx.
-const serviceRoot = resolve(values.service);
-if (!existsSync(join(serviceRoot, "node_modules"))) {
-  throw new Error(`--service ${serviceRoot} has no node_modules: run npm ci there first`);
-}
-if (existsSync(join(serviceRoot, "scripts/build-server.mjs"))) {
-  execFileSync(process.execPath, ["scripts/build-server.mjs"], {
-    stdio: "inherit",
-    cwd: serviceRoot,
-  });
-}
-const SERVICE = [process.execPath, ...startNodeArguments(serviceRoot)];
+const { root: serviceRoot, command: SERVICE } = serviceCommand(values.service);
 
-/** The checkout's commit, marked when it has changes of its own, for the output's header. */
-function commitOf(root: string): string {
-  try {
-    const git = (...args: string[]) =>
-      execFileSync("git", ["-C", root, ...args], { encoding: "utf8" }).trim();
-    return `${git("rev-parse", "--short", "HEAD")}${git("status", "--porcelain", "--untracked-files=no") === "" ? "" : " with changes"}`;
-  } catch {
-    return "a directory that is not a git checkout";
-  }
-}
-const cores = availableParallelism();
 // One core for the server, the other for the load generator, when there are two to spare.
 const serverCores = (workers: number) => (cores >= 2 && workers === 1 ? "0" : undefined);
 const work = mkdtempSync(join(tmpdir(), "plantstore-bench-"));
@@ -108,16 +89,6 @@ interface Row extends LoadResult {
 }
 const rows: Row[] = [];
 let nextId = preload;
-
-function pinSelf(pinned: boolean): void {
-  if (cores < 2) return;
-  const list = pinned ? String(cores - 1) : `0-${cores - 1}`;
-  try {
-    execFileSync("taskset", ["-apc", list, String(process.pid)], { stdio: "ignore" });
-  } catch {
-    // no taskset: the scheduler decides
-  }
-}
 
 const OPERATION_NAMES: Record<Operation, string> = {
   create: "create",
@@ -191,15 +162,6 @@ async function measure(
   }
 }
 
-const serviceEnv = (databaseUrl: string, workers: number): Record<string, string> => ({
-  DATABASE_URL: databaseUrl,
-  LOG_LEVEL: "info",
-  PLANTSTORE_TOKENS: TOKEN,
-  // The limiter stays on (its cost is part of every request) but out of the way.
-  PLANTSTORE_TOKEN_RATE_LIMIT: "1000000000",
-  PLANTSTORE_WORKERS: String(workers),
-});
-
 async function withPostgresDatabase(run: (url: string) => Promise<void>): Promise<void> {
   const admin = postgres(adminUrl ?? "", { max: 1, onnotice: () => undefined });
   const name = `plantstore_bench_${process.pid}`;
@@ -237,7 +199,7 @@ try {
   await measure(
     "ceiling (bare Fastify, no store)",
     {
-      command: [...NODE_TSX, "scripts/bench/ceiling-server.ts"],
+      command: CEILING,
       env: { BENCH_TOKEN: TOKEN },
       cores: serverCores(1),
       logFile: join(work, "ceiling.log"),
@@ -269,7 +231,7 @@ try {
           await measure(
             `read ceiling (bare Fastify + a prepared better-sqlite3 get${preload > 0 ? `, ${preload} stored` : ""})`,
             {
-              command: [...NODE_TSX, "scripts/bench/ceiling-server.ts"],
+              command: CEILING,
               env: { BENCH_TOKEN: TOKEN, BENCH_SQLITE_PATH: path },
               cores: serverCores(1),
               logFile: join(work, "read-ceiling.log"),

@@ -1,0 +1,235 @@
+// npm run bench:paired: two servers on one core at the same time, each with a load of its own
+// from the other core, and what a request costs each (CPU µs, from /proc) set side by side.
+// Some machines here change speed from one run to the next by up to three times (BENCHMARKS.md),
+// so two runs one after the other cannot tell a 10% change; two servers sharing a core feel
+// the same changes, and the ratio of their costs holds still. By default the service is paired
+// with the ceilings (creates with the create ceiling, GETs by id with the read ceiling on the
+// service's own file); with --service, this checkout's service with another's.
+//
+// The ratio is of CPU per request, not of req/s: a server that waits (on an fsync, say) gives
+// its share of the core to the other, so req/s would charge it for the other's speed. What a
+// wait costs on its own, a run of `npm run bench` shows.
+import { mkdtempSync, rmSync } from "node:fs";
+import { cpus, release, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { drive, type LoadResult, type Operation } from "./load.ts";
+import { preloadSqlite } from "./preload.ts";
+import { type BenchServer, startServer } from "./server.ts";
+import { CEILING, commitOf, cores, pinSelf, serviceCommand, serviceEnv, TOKEN } from "./service.ts";
+
+const USAGE = `usage: npm run bench:paired -- [options]
+  --rounds N        rounds, each a create pair and a GET pair (3)
+  --duration S      seconds counted per pair (8)
+  --warmup S        seconds of load before, not counted (3)
+  --connections N   concurrent connections to each server (50)
+  --preload N       plants stored before the first round (0)
+  --service DIR     pair this checkout's service with DIR's (its node_modules installed),
+                    instead of with the ceilings`;
+
+const { values } = parseArgs({
+  options: {
+    rounds: { type: "string", default: "3" },
+    duration: { type: "string", default: "8" },
+    warmup: { type: "string", default: "3" },
+    connections: { type: "string", default: "50" },
+    preload: { type: "string", default: "0" },
+    service: { type: "string" },
+    help: { type: "boolean", default: false },
+  },
+});
+if (values.help) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+const count = (name: string, text: string, least: number): number => {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < least) {
+    throw new Error(`--${name} must be a whole number of at least ${least}`);
+  }
+  return value;
+};
+const rounds = count("rounds", values.rounds, 1);
+const durationSeconds = count("duration", values.duration, 1);
+const warmupSeconds = count("warmup", values.warmup, 0);
+const connections = count("connections", values.connections, 1);
+const preload = count("preload", values.preload, 0);
+if (cores < 2) throw new Error("bench:paired needs two cores: one for the servers, one for load");
+
+const ours = serviceCommand(".");
+const other = values.service === undefined ? undefined : serviceCommand(values.service);
+const work = mkdtempSync(join(tmpdir(), "plantstore-paired-"));
+const SERVER_CORE = "0";
+
+interface Side {
+  server: BenchServer;
+  /** Id numbers stored in its file, as [from, to) ranges: what its GETs pick from. */
+  stored: [number, number][];
+}
+
+interface Measured extends LoadResult {
+  cpuMicroseconds: number;
+}
+
+/** Loads both servers at once; the warm-up's creates (if any) are added to each side's store. */
+async function loadBoth(
+  sides: readonly [Side, Side],
+  operation: Operation,
+  firstId: number,
+): Promise<[Measured, Measured]> {
+  const once = async (side: Side, seconds: number, first: number): Promise<LoadResult> => {
+    const total = side.stored.reduce((sum, [from, to]) => sum + (to - from), 0);
+    const result = await drive({
+      url: side.server.url,
+      token: TOKEN,
+      connections,
+      durationSeconds: seconds,
+      operation,
+      firstId: first,
+      pickStored: () => {
+        let at = Math.floor(Math.random() * total);
+        for (const [from, to] of side.stored) {
+          if (at < to - from) return from + at;
+          at -= to - from;
+        }
+        return 0;
+      },
+    });
+    // A request per connection may have been cut off as the run ended: those ids are not
+    // known to be stored.
+    if (operation === "create") side.stored.push([first, first + result.sent - connections]);
+    return result;
+  };
+  if (warmupSeconds > 0) {
+    await Promise.all(sides.map((side) => once(side, warmupSeconds, firstId)));
+  }
+  const before = sides.map((side) => side.server.cpuSeconds());
+  const results = await Promise.all(
+    sides.map((side) => once(side, durationSeconds, firstId + 10_000_000)),
+  );
+  return [0, 1].map((at) => {
+    const result = results[at] as LoadResult;
+    const cpu = (sides[at] as Side).server.cpuSeconds() - (before[at] as number);
+    return { ...result, cpuMicroseconds: (cpu * 1e6) / Math.max(1, result.answered) };
+  }) as [Measured, Measured];
+}
+
+interface Row {
+  round: number;
+  operation: Operation;
+  names: [string, string];
+  measured: [Measured, Measured];
+}
+const rows: Row[] = [];
+
+const startService = (command: string[], name: string): Promise<BenchServer> => {
+  const path = join(work, `${name}.db`);
+  rmSync(path, { force: true });
+  if (preload > 0) preloadSqlite(path, preload);
+  return startServer({
+    command,
+    env: serviceEnv(`sqlite:${path}`),
+    cores: SERVER_CORE,
+    logFile: join(work, `${name}.log`),
+  });
+};
+
+pinSelf(true);
+try {
+  for (let round = 1; round <= rounds; round++) {
+    process.stderr.write(`bench:paired: round ${round} of ${rounds}\n`);
+    // Each round starts from fresh files, so that no round writes into a larger store.
+    const firstId = preload + 100_000_000 * round;
+    const a: Side = {
+      server: await startService(ours.command, "a"),
+      stored: [[0, preload]],
+    };
+    let b: Side | undefined;
+    try {
+      b = {
+        server:
+          other === undefined
+            ? await startServer({
+                command: CEILING,
+                env: { BENCH_TOKEN: TOKEN },
+                cores: SERVER_CORE,
+                logFile: join(work, "ceiling.log"),
+              })
+            : await startService(other.command, "b"),
+        stored: [[0, preload]],
+      };
+      const names: [string, string] = [
+        "service",
+        other === undefined ? "create ceiling" : `service at ${commitOf(other.root)}`,
+      ];
+      rows.push({
+        round,
+        operation: "create",
+        names: [...names],
+        measured: await loadBoth([a, b], "create", firstId),
+      });
+      if (other === undefined) {
+        // The read ceiling reads the service's own file, stored by the creates just made.
+        await b.server.stop();
+        b = {
+          server: await startServer({
+            command: CEILING,
+            env: { BENCH_TOKEN: TOKEN, BENCH_SQLITE_PATH: join(work, "a.db") },
+            cores: SERVER_CORE,
+            logFile: join(work, "read-ceiling.log"),
+          }),
+          stored: a.stored,
+        };
+        names[1] = "read ceiling";
+      }
+      rows.push({
+        round,
+        operation: "get",
+        names,
+        measured: await loadBoth([a, b], "get", 0),
+      });
+    } finally {
+      await b?.server.stop();
+      await a.server.stop();
+    }
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((x, y) => x - y);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+};
+const ratio = (row: Row): number =>
+  row.measured[1].cpuMicroseconds / row.measured[0].cpuMicroseconds;
+
+process.stdout.write(
+  `\n${cores} × ${cpus()[0]?.model ?? "unknown CPU"}, Linux ${release()}, Node ${process.version}; both servers on core ${SERVER_CORE} at once, load on core ${cores - 1}; ${connections} connections to each, ${durationSeconds} s counted after ${warmupSeconds} s warm-up${preload > 0 ? `; ${preload} plants stored first` : ""}; service at ${commitOf(ours.root)}\n\n`,
+);
+process.stdout.write(
+  "| round | operation | service: req/s, CPU µs/request, errors | paired with | its req/s, CPU µs/request, errors | its CPU ÷ the service's |\n",
+);
+process.stdout.write("|---:|---|---|---|---|---:|\n");
+const cell = (m: Measured) =>
+  `${Math.round(m.requestsPerSecond)}, ${Math.round(m.cpuMicroseconds)}, ${m.errors}`;
+for (const row of rows) {
+  process.stdout.write(
+    `| ${row.round} | ${row.operation} | ${cell(row.measured[0])} | ${row.names[1]} | ${cell(row.measured[1])} | ${ratio(row).toFixed(3)} |\n`,
+  );
+}
+process.stdout.write("\n");
+for (const operation of ["create", "get"] as const) {
+  const these = rows.filter((row) => row.operation === operation);
+  const ratios = these.map(ratio);
+  process.stdout.write(
+    `${operation}: ${these[0]?.names[1]} CPU ÷ the service's, median of ${ratios.length}: ${median(ratios).toFixed(3)} (${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)})\n`,
+  );
+}
+if (rows.some((row) => row.measured.some((m) => m.errors > 0))) {
+  process.stderr.write("bench:paired: some requests failed; see the errors column\n");
+  process.exitCode = 1;
+}

@@ -1,0 +1,68 @@
+// What both benchmarks (scripts/bench.ts and scripts/bench/paired.ts) start and how: the
+// service as `npm start` runs it, the ceilings, the token and settings they share.
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { join, resolve } from "node:path";
+import { startNodeArguments } from "../start-command.ts";
+
+export const TOKEN = "bench-token-0123456789abcdef";
+const NODE_TSX = [process.execPath, "--import", "tsx"];
+/** The ceiling server (ceiling-server.ts), run through tsx like the other scripts. */
+export const CEILING = [...NODE_TSX, "scripts/bench/ceiling-server.ts"];
+
+/**
+ * The service of the checkout at `root`, as `npm start` runs it: compiled into dist/server/,
+ * without tsx, with the node options of the start script (its command after `exec node`).
+ * Checkouts from before the compiled start have no build step; their start script runs the
+ * sources through tsx.
+ */
+export function serviceCommand(root: string): { root: string; command: string[] } {
+  const serviceRoot = resolve(root);
+  if (!existsSync(join(serviceRoot, "node_modules"))) {
+    throw new Error(`--service ${serviceRoot} has no node_modules: run npm ci there first`);
+  }
+  if (existsSync(join(serviceRoot, "scripts/build-server.mjs"))) {
+    execFileSync(process.execPath, ["scripts/build-server.mjs"], {
+      stdio: "inherit",
+      cwd: serviceRoot,
+    });
+  }
+  return {
+    root: serviceRoot,
+    command: [process.execPath, ...startNodeArguments(serviceRoot)],
+  };
+}
+
+export const serviceEnv = (databaseUrl: string, workers = 1): Record<string, string> => ({
+  DATABASE_URL: databaseUrl,
+  LOG_LEVEL: "info",
+  PLANTSTORE_TOKENS: TOKEN,
+  // The limiter stays on (its cost is part of every request) but out of the way.
+  PLANTSTORE_TOKEN_RATE_LIMIT: "1000000000",
+  PLANTSTORE_WORKERS: String(workers),
+});
+
+/** The checkout's commit, marked when it has changes of its own, for the output's header. */
+export function commitOf(root: string): string {
+  try {
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-C", root, ...args], { encoding: "utf8" }).trim();
+    return `${git("rev-parse", "--short", "HEAD")}${git("status", "--porcelain", "--untracked-files=no") === "" ? "" : " with changes"}`;
+  } catch {
+    return "a directory that is not a git checkout";
+  }
+}
+
+export const cores = availableParallelism();
+
+/** Moves this process (the load generator) to the last core, or back onto all of them. */
+export function pinSelf(pinned: boolean): void {
+  if (cores < 2) return;
+  const list = pinned ? String(cores - 1) : `0-${cores - 1}`;
+  try {
+    execFileSync("taskset", ["-apc", list, String(process.pid)], { stdio: "ignore" });
+  } catch {
+    // no taskset: the scheduler decides
+  }
+}
