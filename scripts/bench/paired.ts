@@ -19,7 +19,7 @@ import { type BenchServer, startServer } from "./server.ts";
 import { CEILING, commitOf, cores, pinSelf, serviceCommand, serviceEnv, TOKEN } from "./service.ts";
 
 const USAGE = `usage: npm run bench:paired -- [options]
-  --rounds N        rounds, each a create pair and a GET pair (3)
+  --rounds N        rounds, each a create pair and a GET pair (4)
   --duration S      seconds counted per pair (8)
   --warmup S        seconds of load before, not counted (3)
   --connections N   concurrent connections to each server (50)
@@ -29,7 +29,7 @@ const USAGE = `usage: npm run bench:paired -- [options]
 
 const { values } = parseArgs({
   options: {
-    rounds: { type: "string", default: "3" },
+    rounds: { type: "string", default: "4" },
     duration: { type: "string", default: "8" },
     warmup: { type: "string", default: "3" },
     connections: { type: "string", default: "50" },
@@ -114,6 +114,24 @@ async function loadBoth(
   }) as [Measured, Measured];
 }
 
+/**
+ * loadBoth with the two sides' places swapped every other round. The first load started
+ * gets a small edge: paired with itself, the service's second place came out 2–5% cheaper a
+ * GET over three rounds (BENCHMARKS.md, eleventh session). Swapping cancels it in the median
+ * of an even number of rounds.
+ */
+async function loadInTurn(
+  round: number,
+  a: Side,
+  b: Side,
+  operation: Operation,
+  firstId: number,
+): Promise<[Measured, Measured]> {
+  if (round % 2 === 1) return loadBoth([a, b], operation, firstId);
+  const [second, first] = await loadBoth([b, a], operation, firstId);
+  return [first, second];
+}
+
 interface Row {
   round: number;
   operation: Operation;
@@ -166,7 +184,7 @@ try {
         round,
         operation: "create",
         names: [...names],
-        measured: await loadBoth([a, b], "create", firstId),
+        measured: await loadInTurn(round, a, b, "create", firstId),
       });
       if (other === undefined) {
         // The read ceiling reads the service's own file, stored by the creates just made.
@@ -186,7 +204,7 @@ try {
         round,
         operation: "get",
         names,
-        measured: await loadBoth([a, b], "get", 0),
+        measured: await loadInTurn(round, a, b, "get", 0),
       });
     } finally {
       await b?.server.stop();
