@@ -12,7 +12,9 @@ const BUSY_TIMEOUT_MS = 5000;
 // checkpoint is larger, so the p99 it causes stays, or rises a little. The WAL (about 40 MB,
 // more while a reader holds an old snapshot) is reused after each one. Every connection to
 // the file gets it: a commit on one with a lower limit would checkpoint there instead, on the
-// event loop for the main thread's token writes.
+// event loop for the main thread's token writes. Checkpoints on a thread of their own took
+// the stall off the commits but cost more CPU on a one-core server than the stall had left
+// idle (BENCHMARKS.md, eleventh session).
 export const WAL_CHECKPOINT_PAGES = 10_000;
 
 export function configureConnection(db: Database): void {
