@@ -10,7 +10,15 @@ import { parseArgs } from "node:util";
 import postgres from "postgres";
 import { migrateDatabase } from "../src/store/open.ts";
 import { connectPostgres } from "../src/store/postgres.ts";
-import { drive, LIST_LIMIT, type LoadResult, type Operation } from "./bench/load.ts";
+import {
+  addCreated,
+  drive,
+  LIST_LIMIT,
+  type LoadResult,
+  type Operation,
+  pickStored,
+  type Stored,
+} from "./bench/load.ts";
 import { preloadPostgres, preloadSqlite } from "./bench/preload.ts";
 import { type ServerSpec, startServer } from "./bench/server.ts";
 import {
@@ -96,9 +104,6 @@ const OPERATION_NAMES: Record<Operation, string> = {
   list: `list page of ${LIST_LIMIT}`,
 };
 
-/** Id numbers known to be stored, as [from, to) ranges. */
-type Stored = [number, number][];
-
 /**
  * Runs each operation in turn on one server: creates first, so that reads find plants. Each
  * create run adds its ids to `stored` but its last few (a request per connection may have
@@ -114,24 +119,12 @@ async function measure(
 ): Promise<void> {
   pinSelf(serverCores(workers) !== undefined);
   const server = await startServer(spec);
-  // Reads land all over the key space, not in a cached corner.
-  const pickStored = (): number => {
-    const total = stored.reduce((sum, [from, to]) => sum + Math.max(0, to - from), 0);
-    let at = Math.floor(Math.random() * total);
-    for (const [from, to] of stored) {
-      if (at < to - from) return from + at;
-      at -= Math.max(0, to - from);
-    }
-    return 0;
-  };
   const run = async (load: Parameters<typeof drive>[0]): Promise<LoadResult> => {
     const result = await drive(load);
     if (result.errors > 0) {
       process.stderr.write(`bench: ${target}: ${load.operation}: ${result.errorKinds}\n`);
     }
-    if (load.operation === "create") {
-      stored.push([load.firstId, load.firstId + result.sent - connections]);
-    }
+    if (load.operation === "create") addCreated(stored, load.firstId, result, connections);
     return result;
   };
   try {
@@ -140,7 +133,13 @@ async function measure(
       process.stderr.write(
         `bench: ${name}: ${warmupSeconds} s warm-up, ${durationSeconds} s counted\n`,
       );
-      const load = { url: server.url, token: TOKEN, connections, operation, pickStored };
+      const load = {
+        url: server.url,
+        token: TOKEN,
+        connections,
+        operation,
+        pickStored: () => pickStored(stored),
+      };
       if (warmupSeconds > 0) {
         nextId += (await run({ ...load, durationSeconds: warmupSeconds, firstId: nextId })).sent;
       }

@@ -1,8 +1,8 @@
 // The benchmark's ceilings: a bare Fastify route with the same NewPlant schema (from the
 // YAML) and a bearer check, and no store. Whatever plantstore does on top of this is what
 // a durable create costs. With BENCH_SQLITE_PATH, the read ceiling instead: GET /plants/:id
-// with the same bearer check and one prepared better-sqlite3 get on that file. Run by
-// scripts/bench.ts as its own process.
+// with the same bearer check and one prepared better-sqlite3 get on that file. Run as a
+// process of its own by scripts/bench.ts and scripts/bench/paired.ts.
 import Database from "better-sqlite3";
 import Fastify from "fastify";
 import { loadDocument } from "../../src/openapi/document.ts";

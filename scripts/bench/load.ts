@@ -85,3 +85,30 @@ function errorKinds(result: autocannon.Result): string {
   if (result.errors > 0) statuses.push(`connection errors ×${result.errors}`);
   return statuses.join(", ");
 }
+
+/** Id numbers known to be stored, as [from, to) ranges. */
+export type Stored = [number, number][];
+
+/** One of the stored id numbers, any of them alike: reads land all over the key space. */
+export function pickStored(stored: Stored): number {
+  const total = stored.reduce((sum, [from, to]) => sum + (to - from), 0);
+  let at = Math.floor(Math.random() * total);
+  for (const [from, to] of stored) {
+    if (at < to - from) return from + at;
+    at -= to - from;
+  }
+  return 0;
+}
+
+/**
+ * Adds a create run's ids to `stored`, but its last `connections` of them: a request per
+ * connection may have been cut off when the run ended.
+ */
+export function addCreated(
+  stored: Stored,
+  firstId: number,
+  result: LoadResult,
+  connections: number,
+): void {
+  stored.push([firstId, Math.max(firstId, firstId + result.sent - connections)]);
+}

@@ -13,19 +13,28 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, release, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { drive, type LoadResult, type Operation } from "./load.ts";
+import {
+  addCreated,
+  drive,
+  type LoadResult,
+  type Operation,
+  pickStored,
+  type Stored,
+} from "./load.ts";
 import { preloadSqlite } from "./preload.ts";
 import { type BenchServer, startServer } from "./server.ts";
 import { CEILING, commitOf, cores, pinSelf, serviceCommand, serviceEnv, TOKEN } from "./service.ts";
 
 const USAGE = `usage: npm run bench:paired -- [options]
-  --rounds N        rounds, each a create pair and a GET pair (4)
+  --rounds N        rounds, each a create pair and a GET pair; even, since the two servers
+                    swap places every other round (4)
   --duration S      seconds counted per pair (8)
   --warmup S        seconds of load before, not counted (3)
   --connections N   concurrent connections to each server (50)
   --preload N       plants stored before the first round (0)
   --service DIR     pair this checkout's service with DIR's (its node_modules installed),
-                    instead of with the ceilings`;
+                    instead of with the ceilings; both stores are created and preloaded with
+                    this checkout's schema, so DIR's must be the same`;
 
 const { values } = parseArgs({
   options: {
@@ -49,7 +58,8 @@ const count = (name: string, text: string, least: number): number => {
   }
   return value;
 };
-const rounds = count("rounds", values.rounds, 1);
+const rounds = count("rounds", values.rounds, 2);
+if (rounds % 2 === 1) throw new Error("--rounds must be even: the servers swap places each round");
 const durationSeconds = count("duration", values.duration, 1);
 const warmupSeconds = count("warmup", values.warmup, 0);
 const connections = count("connections", values.connections, 1);
@@ -63,8 +73,8 @@ const SERVER_CORE = "0";
 
 interface Side {
   server: BenchServer;
-  /** Id numbers stored in its file, as [from, to) ranges: what its GETs pick from. */
-  stored: [number, number][];
+  /** Id numbers stored in its file: what its GETs pick from. */
+  stored: Stored;
 }
 
 interface Measured extends LoadResult {
@@ -78,7 +88,6 @@ async function loadBoth(
   firstId: number,
 ): Promise<[Measured, Measured]> {
   const once = async (side: Side, seconds: number, first: number): Promise<LoadResult> => {
-    const total = side.stored.reduce((sum, [from, to]) => sum + (to - from), 0);
     const result = await drive({
       url: side.server.url,
       token: TOKEN,
@@ -86,18 +95,9 @@ async function loadBoth(
       durationSeconds: seconds,
       operation,
       firstId: first,
-      pickStored: () => {
-        let at = Math.floor(Math.random() * total);
-        for (const [from, to] of side.stored) {
-          if (at < to - from) return from + at;
-          at -= to - from;
-        }
-        return 0;
-      },
+      pickStored: () => pickStored(side.stored),
     });
-    // A request per connection may have been cut off as the run ended: those ids are not
-    // known to be stored.
-    if (operation === "create") side.stored.push([first, first + result.sent - connections]);
+    if (operation === "create") addCreated(side.stored, first, result, connections);
     return result;
   };
   if (warmupSeconds > 0) {
@@ -115,10 +115,10 @@ async function loadBoth(
 }
 
 /**
- * loadBoth with the two sides' places swapped every other round. The first load started
- * gets a small edge: paired with itself, the service's second place came out 2–5% cheaper a
- * GET over three rounds (BENCHMARKS.md, eleventh session). Swapping cancels it in the median
- * of an even number of rounds.
+ * loadBoth with the two sides' places swapped every other round. The load started second
+ * gets a small edge: paired with itself, the service in the second place came out 3–5%
+ * cheaper a GET (BENCHMARKS.md, eleventh session). Swapping cancels it in the median of an
+ * even number of rounds.
  */
 async function loadInTurn(
   round: number,
@@ -128,8 +128,8 @@ async function loadInTurn(
   firstId: number,
 ): Promise<[Measured, Measured]> {
   if (round % 2 === 1) return loadBoth([a, b], operation, firstId);
-  const [second, first] = await loadBoth([b, a], operation, firstId);
-  return [first, second];
+  const [forB, forA] = await loadBoth([b, a], operation, firstId);
+  return [forA, forB];
 }
 
 interface Row {
@@ -142,7 +142,8 @@ const rows: Row[] = [];
 
 const startService = (command: string[], name: string): Promise<BenchServer> => {
   const path = join(work, `${name}.db`);
-  rmSync(path, { force: true });
+  // A fresh file each round, with no WAL left by a server that had to be killed.
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) rmSync(file, { force: true });
   if (preload > 0) preloadSqlite(path, preload);
   return startServer({
     command,
@@ -152,7 +153,20 @@ const startService = (command: string[], name: string): Promise<BenchServer> => 
   });
 };
 
+/** The create ceiling, or with a file the read ceiling on it. */
+const startCeiling = (sqlitePath?: string): Promise<BenchServer> =>
+  startServer({
+    command: CEILING,
+    env:
+      sqlitePath === undefined
+        ? { BENCH_TOKEN: TOKEN }
+        : { BENCH_TOKEN: TOKEN, BENCH_SQLITE_PATH: sqlitePath },
+    cores: SERVER_CORE,
+    logFile: join(work, sqlitePath === undefined ? "ceiling.log" : "read-ceiling.log"),
+  });
+
 pinSelf(true);
+let finished = false;
 try {
   for (let round = 1; round <= rounds; round++) {
     process.stderr.write(`bench:paired: round ${round} of ${rounds}\n`);
@@ -165,15 +179,7 @@ try {
     let b: Side | undefined;
     try {
       b = {
-        server:
-          other === undefined
-            ? await startServer({
-                command: CEILING,
-                env: { BENCH_TOKEN: TOKEN },
-                cores: SERVER_CORE,
-                logFile: join(work, "ceiling.log"),
-              })
-            : await startService(other.command, "b"),
+        server: other === undefined ? await startCeiling() : await startService(other.command, "b"),
         stored: [[0, preload]],
       };
       const names: [string, string] = [
@@ -190,12 +196,7 @@ try {
         // The read ceiling reads the service's own file, stored by the creates just made.
         await b.server.stop();
         b = {
-          server: await startServer({
-            command: CEILING,
-            env: { BENCH_TOKEN: TOKEN, BENCH_SQLITE_PATH: join(work, "a.db") },
-            cores: SERVER_CORE,
-            logFile: join(work, "read-ceiling.log"),
-          }),
+          server: await startCeiling(join(work, "a.db")),
           stored: a.stored,
         };
         names[1] = "read ceiling";
@@ -211,8 +212,11 @@ try {
       await a.server.stop();
     }
   }
+  finished = true;
 } finally {
-  rmSync(work, { recursive: true, force: true });
+  // The servers' logs stay for a run that failed, where its error says to look.
+  if (finished) rmSync(work, { recursive: true, force: true });
+  else process.stderr.write(`bench:paired: the servers' logs are in ${work}\n`);
 }
 
 const median = (values: number[]): number => {
@@ -247,7 +251,13 @@ for (const operation of ["create", "get"] as const) {
     `${operation}: ${these[0]?.names[1]} CPU ÷ the service's, median of ${ratios.length}: ${median(ratios).toFixed(3)} (${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)})\n`,
   );
 }
-if (rows.some((row) => row.measured.some((m) => m.errors > 0))) {
-  process.stderr.write("bench:paired: some requests failed; see the errors column\n");
-  process.exitCode = 1;
+for (const row of rows) {
+  for (const [at, m] of row.measured.entries()) {
+    if (m.errors === 0) continue;
+    const name = at === 0 ? "service" : row.names[1];
+    process.stderr.write(
+      `bench:paired: round ${row.round}, ${row.operation}, ${name}: ${m.errorKinds}\n`,
+    );
+    process.exitCode = 1;
+  }
 }

@@ -20,7 +20,7 @@ export const CEILING = [...NODE_TSX, "scripts/bench/ceiling-server.ts"];
 export function serviceCommand(root: string): { root: string; command: string[] } {
   const serviceRoot = resolve(root);
   if (!existsSync(join(serviceRoot, "node_modules"))) {
-    throw new Error(`--service ${serviceRoot} has no node_modules: run npm ci there first`);
+    throw new Error(`${serviceRoot} has no node_modules: run npm ci there first`);
   }
   if (existsSync(join(serviceRoot, "scripts/build-server.mjs"))) {
     execFileSync(process.execPath, ["scripts/build-server.mjs"], {
