@@ -29,6 +29,7 @@ import {
   serviceCommand,
   serviceEnv,
   TOKEN,
+  wholeNumber,
 } from "./bench/service.ts";
 
 const USAGE = `usage: npm run bench -- [options]
@@ -60,16 +61,11 @@ if (values.help) {
   process.stdout.write(`${USAGE}\n`);
   process.exit(0);
 }
-const count = (name: string, text: string): number => {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`--${name} must be a whole number`);
-  return value;
-};
-const durationSeconds = count("duration", values.duration);
-const warmupSeconds = count("warmup", values.warmup);
-const connections = count("connections", values.connections);
-const preload = count("preload", values.preload);
-const workerCounts = values.workers.split(",").map((w) => count("workers", w));
+const durationSeconds = wholeNumber("duration", values.duration);
+const warmupSeconds = wholeNumber("warmup", values.warmup);
+const connections = wholeNumber("connections", values.connections);
+const preload = wholeNumber("preload", values.preload);
+const workerCounts = values.workers.split(",").map((w) => wholeNumber("workers", w));
 const adminUrl = process.env["TEST_DATABASE_URL"];
 const engines = (values.engines ?? (adminUrl === undefined ? "sqlite" : "sqlite,postgres")).split(
   ",",

@@ -23,7 +23,16 @@ import {
 } from "./load.ts";
 import { preloadSqlite } from "./preload.ts";
 import { type BenchServer, startServer } from "./server.ts";
-import { CEILING, commitOf, cores, pinSelf, serviceCommand, serviceEnv, TOKEN } from "./service.ts";
+import {
+  CEILING,
+  commitOf,
+  cores,
+  pinSelf,
+  serviceCommand,
+  serviceEnv,
+  TOKEN,
+  wholeNumber,
+} from "./service.ts";
 
 const USAGE = `usage: npm run bench:paired -- [options]
   --rounds N        rounds, each a create pair and a GET pair; even, since the two servers
@@ -51,19 +60,12 @@ if (values.help) {
   process.stdout.write(`${USAGE}\n`);
   process.exit(0);
 }
-const count = (name: string, text: string, least: number): number => {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < least) {
-    throw new Error(`--${name} must be a whole number of at least ${least}`);
-  }
-  return value;
-};
-const rounds = count("rounds", values.rounds, 2);
+const rounds = wholeNumber("rounds", values.rounds, 2);
 if (rounds % 2 === 1) throw new Error("--rounds must be even: the servers swap places each round");
-const durationSeconds = count("duration", values.duration, 1);
-const warmupSeconds = count("warmup", values.warmup, 0);
-const connections = count("connections", values.connections, 1);
-const preload = count("preload", values.preload, 0);
+const durationSeconds = wholeNumber("duration", values.duration, 1);
+const warmupSeconds = wholeNumber("warmup", values.warmup);
+const connections = wholeNumber("connections", values.connections, 1);
+const preload = wholeNumber("preload", values.preload);
 if (cores < 2) throw new Error("bench:paired needs two cores: one for the servers, one for load");
 
 const ours = serviceCommand(".");

@@ -66,3 +66,14 @@ export function pinSelf(pinned: boolean): void {
     // no taskset: the scheduler decides
   }
 }
+
+/** An option's value as a whole number of at least `least`, or an error naming the option. */
+export function wholeNumber(name: string, text: string, least = 0): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < least) {
+    throw new Error(
+      `--${name} must be a whole number${least === 0 ? "" : ` of at least ${least}`}`,
+    );
+  }
+  return value;
+}
