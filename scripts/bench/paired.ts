@@ -70,6 +70,7 @@ if (cores < 2) throw new Error("bench:paired needs two cores: one for the server
 
 const ours = serviceCommand(".");
 const other = values.service === undefined ? undefined : serviceCommand(values.service);
+const otherName = other === undefined ? undefined : `service at ${commitOf(other.root)}`;
 const work = mkdtempSync(join(tmpdir(), "plantstore-paired-"));
 const SERVER_CORE = "0";
 
@@ -137,7 +138,8 @@ async function loadInTurn(
 interface Row {
   round: number;
   operation: Operation;
-  names: [string, string];
+  /** What the service was paired with. */
+  pairedWith: string;
   measured: [Measured, Measured];
 }
 const rows: Row[] = [];
@@ -184,14 +186,10 @@ try {
         server: other === undefined ? await startCeiling() : await startService(other.command, "b"),
         stored: [[0, preload]],
       };
-      const names: [string, string] = [
-        "service",
-        other === undefined ? "create ceiling" : `service at ${commitOf(other.root)}`,
-      ];
       rows.push({
         round,
         operation: "create",
-        names: [...names],
+        pairedWith: otherName ?? "create ceiling",
         measured: await loadInTurn(round, a, b, "create", firstId),
       });
       if (other === undefined) {
@@ -201,12 +199,11 @@ try {
           server: await startCeiling(join(work, "a.db")),
           stored: a.stored,
         };
-        names[1] = "read ceiling";
       }
       rows.push({
         round,
         operation: "get",
-        names,
+        pairedWith: otherName ?? "read ceiling",
         measured: await loadInTurn(round, a, b, "get", 0),
       });
     } finally {
@@ -242,7 +239,7 @@ const cell = (m: Measured) =>
   `${Math.round(m.requestsPerSecond)}, ${Math.round(m.cpuMicroseconds)}, ${m.errors}`;
 for (const row of rows) {
   process.stdout.write(
-    `| ${row.round} | ${row.operation} | ${cell(row.measured[0])} | ${row.names[1]} | ${cell(row.measured[1])} | ${ratio(row).toFixed(3)} |\n`,
+    `| ${row.round} | ${row.operation} | ${cell(row.measured[0])} | ${row.pairedWith} | ${cell(row.measured[1])} | ${ratio(row).toFixed(3)} |\n`,
   );
 }
 process.stdout.write("\n");
@@ -250,13 +247,13 @@ for (const operation of ["create", "get"] as const) {
   const these = rows.filter((row) => row.operation === operation);
   const ratios = these.map(ratio);
   process.stdout.write(
-    `${operation}: ${these[0]?.names[1]} CPU ÷ the service's, median of ${ratios.length}: ${median(ratios).toFixed(3)} (${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)})\n`,
+    `${operation}: ${these[0]?.pairedWith} CPU ÷ the service's, median of ${ratios.length}: ${median(ratios).toFixed(3)} (${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)})\n`,
   );
 }
 for (const row of rows) {
   for (const [at, m] of row.measured.entries()) {
     if (m.errors === 0) continue;
-    const name = at === 0 ? "service" : row.names[1];
+    const name = at === 0 ? "service" : row.pairedWith;
     process.stderr.write(
       `bench:paired: round ${row.round}, ${row.operation}, ${name}: ${m.errorKinds}\n`,
     );
