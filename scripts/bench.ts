@@ -7,9 +7,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, release, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import postgres from "postgres";
-import { migrateDatabase } from "../src/store/open.ts";
-import { connectPostgres } from "../src/store/postgres.ts";
 import {
   addCreated,
   drive,
@@ -19,7 +16,8 @@ import {
   pickStored,
   type Stored,
 } from "./bench/load.ts";
-import { preloadPostgres, preloadSqlite } from "./bench/preload.ts";
+import { createPostgresDatabase } from "./bench/postgres-database.ts";
+import { preloadSqlite } from "./bench/preload.ts";
 import { type ServerSpec, startServer } from "./bench/server.ts";
 import {
   CEILING,
@@ -158,35 +156,15 @@ async function measure(
 }
 
 async function withPostgresDatabase(run: (url: string) => Promise<void>): Promise<void> {
-  const admin = postgres(adminUrl ?? "", { max: 1, onnotice: () => undefined });
-  const name = `plantstore_bench_${process.pid}`;
-  await admin.unsafe(`DROP DATABASE IF EXISTS ${name}`);
-  await admin.unsafe(`CREATE DATABASE ${name} ENCODING 'UTF8' TEMPLATE template0`);
-  const url = new URL(adminUrl ?? "");
-  url.pathname = `/${name}`;
+  const database = await createPostgresDatabase(
+    adminUrl ?? "",
+    `plantstore_bench_${process.pid}`,
+    preload,
+  );
   try {
-    await run(url.href);
+    await run(database.url);
   } finally {
-    await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
-  }
-}
-
-async function preparePostgres(url: string): Promise<void> {
-  const database = {
-    engine: "postgres",
-    url,
-    poolMax: 2,
-    connectTimeoutMs: 5000,
-    idleTimeoutMs: 1000,
-    queryTimeoutMs: 600_000,
-  } as const;
-  await migrateDatabase(database);
-  const sql = connectPostgres(database);
-  try {
-    await preloadPostgres(sql, preload);
-  } finally {
-    await sql.end();
+    await database.drop();
   }
 }
 
@@ -239,7 +217,6 @@ try {
         }
       } else if (engine === "postgres") {
         await withPostgresDatabase(async (url) => {
-          await preparePostgres(url);
           await measure(target, spec(url), workers, operations, undefined, (op) =>
             op === "create" ? "create ceiling" : undefined,
           );

@@ -4,7 +4,9 @@
 // so two runs one after the other cannot tell a 10% change; two servers sharing a core feel
 // the same changes, and the ratio of their costs holds still. By default the service is paired
 // with the ceilings (creates with the create ceiling, GETs by id with the read ceiling on the
-// service's own file); with --service, this checkout's service with another's.
+// service's own file); with --service, this checkout's service with another's. With
+// --engine postgres the services store in PostgreSQL, whose own processes are neither pinned
+// nor counted: the ratio is then of the service's own CPU.
 //
 // The ratio is of CPU per request, not of req/s: a server that waits (on an fsync, say) gives
 // its share of the core to the other, so req/s would charge it for the other's speed. What a
@@ -21,6 +23,7 @@ import {
   pickStored,
   type Stored,
 } from "./load.ts";
+import { createPostgresDatabase } from "./postgres-database.ts";
 import { preloadSqlite } from "./preload.ts";
 import { type BenchServer, startServer } from "./server.ts";
 import {
@@ -41,6 +44,9 @@ const USAGE = `usage: npm run bench:paired -- [options]
   --warmup S        seconds of load before, not counted (3)
   --connections N   concurrent connections to each server (50)
   --preload N       plants stored before the first round (0)
+  --engine NAME     sqlite or postgres (sqlite). postgres needs TEST_DATABASE_URL: each service
+                    gets a fresh database of its own on that server each round; paired with the
+                    ceilings, only creates are (there is no read ceiling on PostgreSQL)
   --service DIR     pair this checkout's service with DIR's (its node_modules installed),
                     instead of with the ceilings; both stores are created and preloaded with
                     this checkout's schema, so DIR's must be the same`;
@@ -52,6 +58,7 @@ const { values } = parseArgs({
     warmup: { type: "string", default: "3" },
     connections: { type: "string", default: "50" },
     preload: { type: "string", default: "0" },
+    engine: { type: "string", default: "sqlite" },
     service: { type: "string" },
     help: { type: "boolean", default: false },
   },
@@ -67,6 +74,16 @@ const warmupSeconds = wholeNumber("warmup", values.warmup);
 const connections = wholeNumber("connections", values.connections, 1);
 const preload = wholeNumber("preload", values.preload);
 if (cores < 2) throw new Error("bench:paired needs two cores: one for the servers, one for load");
+const engine = values.engine;
+if (engine !== "sqlite" && engine !== "postgres") {
+  throw new Error(`--engine must be sqlite or postgres, got ${engine}`);
+}
+const adminUrl = process.env["TEST_DATABASE_URL"];
+if (engine === "postgres" && adminUrl === undefined) {
+  throw new Error(
+    "--engine postgres needs TEST_DATABASE_URL (a PostgreSQL server to create databases on)",
+  );
+}
 
 const ours = serviceCommand(".");
 const other = values.service === undefined ? undefined : serviceCommand(values.service);
@@ -144,7 +161,8 @@ interface Row {
 }
 const rows: Row[] = [];
 
-const startService = (command: string[], name: string): Promise<BenchServer> => {
+const startService = async (command: string[], name: string): Promise<BenchServer> => {
+  if (engine === "postgres") return startOnPostgres(command, name);
   const path = join(work, `${name}.db`);
   // A fresh file each round, with no WAL left by a server that had to be killed.
   for (const file of [path, `${path}-wal`, `${path}-shm`]) rmSync(file, { force: true });
@@ -156,6 +174,39 @@ const startService = (command: string[], name: string): Promise<BenchServer> => 
     logFile: join(work, `${name}.log`),
   });
 };
+
+/** The service on a fresh database of its own, dropped when the server stops. */
+async function startOnPostgres(command: string[], name: string): Promise<BenchServer> {
+  const database = await createPostgresDatabase(
+    adminUrl ?? "",
+    `plantstore_paired_${process.pid}_${name}`,
+    preload,
+  );
+  let server: BenchServer;
+  try {
+    server = await startServer({
+      command,
+      env: serviceEnv(database.url),
+      cores: SERVER_CORE,
+      logFile: join(work, `${name}.log`),
+    });
+  } catch (error) {
+    await database.drop();
+    throw error;
+  }
+  return {
+    url: server.url,
+    peakRss: () => server.peakRss(),
+    cpuSeconds: () => server.cpuSeconds(),
+    stop: async () => {
+      try {
+        await server.stop();
+      } finally {
+        await database.drop();
+      }
+    },
+  };
+}
 
 /** The create ceiling, or with a file the read ceiling on it. */
 const startCeiling = (sqlitePath?: string): Promise<BenchServer> =>
@@ -193,6 +244,7 @@ try {
         measured: await loadInTurn(round, a, b, "create", firstId),
       });
       if (other === undefined) {
+        if (engine === "postgres") continue;
         // The read ceiling reads the service's own file, stored by the creates just made.
         await b.server.stop();
         b = {
@@ -229,7 +281,7 @@ const ratio = (row: Row): number =>
   row.measured[1].cpuMicroseconds / row.measured[0].cpuMicroseconds;
 
 process.stdout.write(
-  `\n${cores} × ${cpus()[0]?.model ?? "unknown CPU"}, Linux ${release()}, Node ${process.version}; both servers on core ${SERVER_CORE} at once, load on core ${cores - 1}; ${connections} connections to each, ${durationSeconds} s counted after ${warmupSeconds} s warm-up${preload > 0 ? `; ${preload} plants stored first` : ""}; service at ${commitOf(ours.root)}\n\n`,
+  `\n${cores} × ${cpus()[0]?.model ?? "unknown CPU"}, Linux ${release()}, Node ${process.version}; both servers on core ${SERVER_CORE} at once, load on core ${cores - 1}; ${connections} connections to each, ${durationSeconds} s counted after ${warmupSeconds} s warm-up${preload > 0 ? `; ${preload} plants stored first` : ""}; ${engine}; service at ${commitOf(ours.root)}\n\n`,
 );
 process.stdout.write(
   "| round | operation | service: req/s, CPU µs/request, errors | paired with | its req/s, CPU µs/request, errors | its CPU ÷ the service's |\n",
@@ -245,6 +297,7 @@ for (const row of rows) {
 process.stdout.write("\n");
 for (const operation of ["create", "get"] as const) {
   const these = rows.filter((row) => row.operation === operation);
+  if (these.length === 0) continue;
   const ratios = these.map(ratio);
   process.stdout.write(
     `${operation}: ${these[0]?.pairedWith} CPU ÷ the service's, median of ${ratios.length}: ${median(ratios).toFixed(3)} (${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)})\n`,

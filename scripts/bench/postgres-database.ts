@@ -1,0 +1,64 @@
+// A PostgreSQL database of its own for a bench run, on TEST_DATABASE_URL's server: created
+// fresh, migrated, preloaded, and dropped afterwards (npm run bench and bench:paired).
+import postgres from "postgres";
+import { migrateDatabase } from "../../src/store/open.ts";
+import { connectPostgres } from "../../src/store/postgres.ts";
+import { preloadPostgres } from "./preload.ts";
+
+export interface BenchDatabase {
+  url: string;
+  /** Drops the database, closing any connection still open to it. */
+  drop(): Promise<void>;
+}
+
+/** `name` must be a plain identifier: it is written into the SQL as it is. */
+export async function createPostgresDatabase(
+  adminUrl: string,
+  name: string,
+  preload: number,
+): Promise<BenchDatabase> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`);
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => undefined });
+  const drop = async () => {
+    await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  };
+  try {
+    await drop();
+    await admin.unsafe(`CREATE DATABASE ${name} ENCODING 'UTF8' TEMPLATE template0`);
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    await prepare(url.href, preload);
+    return {
+      url: url.href,
+      drop: async () => {
+        try {
+          await drop();
+        } finally {
+          await admin.end();
+        }
+      },
+    };
+  } catch (error) {
+    await drop().catch(() => undefined);
+    await admin.end();
+    throw error;
+  }
+}
+
+async function prepare(url: string, preload: number): Promise<void> {
+  const database = {
+    engine: "postgres",
+    url,
+    poolMax: 2,
+    connectTimeoutMs: 5000,
+    idleTimeoutMs: 1000,
+    queryTimeoutMs: 600_000,
+  } as const;
+  await migrateDatabase(database);
+  const sql = connectPostgres(database);
+  try {
+    await preloadPostgres(sql, preload);
+  } finally {
+    await sql.end();
+  }
+}
