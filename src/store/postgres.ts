@@ -97,7 +97,9 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
     withDeadline(query, deadline, db.queryTimeoutMs + CLIENT_GRACE_MS);
 
   // Group commit: concurrent creates share one INSERT (one transaction, one WAL flush). One
-  // connection is left for probes and token reads.
+  // connection is left for probes and token reads. Fewer batches in flight would make them
+  // larger and a create about 10% cheaper in CPU, but clients of a remote database would wait
+  // for a free slot (BENCHMARKS.md, twelfth session); DATABASE_POOL_MAX sets it.
   const faults = createFaultLatch();
   const batcher = createBatcher<NewPlant, RowOutcome>({
     // Watched per batch, not per write: every write of a batch shares its commit's outcome.

@@ -23,4 +23,7 @@ export function configureConnection(db: Database): void {
   db.pragma("synchronous = FULL");
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
+  // No mmap_size: memory-mapped reads made neither creates nor GETs on a million plants
+  // cheaper (BENCHMARKS.md, twelfth session), and an I/O error in a mapped page is a signal
+  // that ends the process, not an error SQLite can return.
 }
