@@ -109,8 +109,17 @@ export function createRateLimits(limits: Limits): RateLimits {
 // What a counted request's answer announces; gone with the request.
 const announced = requestSlot<Readonly<Record<string, string>>>("announced rate limit");
 
-const needsCredentials = (operation: Operation): boolean =>
-  (operation.security ?? []).some((requirement) => Object.keys(requirement).length > 0);
+// Worked out once per operation (the router's objects live as long as the app): this runs on
+// every request, and listing each requirement's keys allocated on each.
+const credentialsNeeded = new WeakMap<Operation, boolean>();
+function needsCredentials(operation: Operation): boolean {
+  let needed = credentialsNeeded.get(operation);
+  if (needed === undefined) {
+    needed = (operation.security ?? []).some((requirement) => Object.keys(requirement).length > 0);
+    credentialsNeeded.set(operation, needed);
+  }
+  return needed;
+}
 
 function tooMany(reason: string, seconds: number): RateLimitedError {
   const message = `${reason}; retry in ${seconds} s`;
