@@ -244,6 +244,7 @@ try {
         measured: await loadInTurn(round, a, b, "create", firstId),
       });
       if (other === undefined) {
+        // No read ceiling on PostgreSQL: on to the next round (finally stops both servers).
         if (engine === "postgres") continue;
         // The read ceiling reads the service's own file, stored by the creates just made.
         await b.server.stop();
@@ -259,8 +260,12 @@ try {
         measured: await loadInTurn(round, a, b, "get", 0),
       });
     } finally {
-      await b?.server.stop();
-      await a.server.stop();
+      // Each stop also drops its server's database, so a failure of one must not skip the other.
+      try {
+        await b?.server.stop();
+      } finally {
+        await a.server.stop();
+      }
     }
   }
   finished = true;
