@@ -61,21 +61,6 @@ type Limits = Pick<OpsConfig, "tokenRateLimit" | "authFailureLimit">;
 const REMEMBERED_KEYS = 10_000;
 
 export function createRateLimits(limits: Limits): RateLimits {
-  // Whether an operation needs credentials, worked out once per operation of this app's
-  // document: listing each requirement's keys allocated on every request. Keyed by id, not
-  // by the object: openapi-backend's general path hands over a fresh copy each time.
-  const credentialsNeeded = new Map<string, boolean>();
-  const needsCredentials = (operation: Operation): boolean => {
-    const id = operation.operationId ?? `${operation.method} ${operation.path}`;
-    let needed = credentialsNeeded.get(id);
-    if (needed === undefined) {
-      needed = (operation.security ?? []).some(
-        (requirement) => Object.keys(requirement).length > 0,
-      );
-      credentialsNeeded.set(id, needed);
-    }
-    return needed;
-  };
   const perCaller = createWindowCounter(WINDOW_MS, REMEMBERED_KEYS);
   const policy = `"${CALLER_POLICY}";q=${limits.tokenRateLimit};w=${WINDOW_MS / 1000}`;
   // Keyed by the client address as Fastify sees it (PLANTSTORE_TRUST_PROXY), IPv6 by /64.
@@ -123,6 +108,16 @@ export function createRateLimits(limits: Limits): RateLimits {
 
 // What a counted request's answer announces; gone with the request.
 const announced = requestSlot<Readonly<Record<string, string>>>("announced rate limit");
+
+// Runs on every request: the requirements are looked into, not listed (Object.keys allocated
+// a list per requirement per request).
+const needsCredentials = (operation: Operation): boolean =>
+  (operation.security ?? []).some(namesAScheme);
+
+function namesAScheme(requirement: Record<string, unknown>): boolean {
+  for (const scheme in requirement) if (Object.hasOwn(requirement, scheme)) return true;
+  return false;
+}
 
 function tooMany(reason: string, seconds: number): RateLimitedError {
   const message = `${reason}; retry in ${seconds} s`;
