@@ -195,9 +195,7 @@ async function startOnPostgres(command: string[], name: string): Promise<BenchSe
     throw error;
   }
   return {
-    url: server.url,
-    peakRss: () => server.peakRss(),
-    cpuSeconds: () => server.cpuSeconds(),
+    ...server,
     stop: async () => {
       try {
         await server.stop();
