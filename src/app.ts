@@ -15,7 +15,7 @@ import { createStaticTokens } from "./auth/static-tokens.ts";
 import { type Config, defaultOpsConfig, type OpsConfig } from "./config.ts";
 import { operationHandlers } from "./handlers/index.ts";
 import { addAnswerHeaders } from "./http/answer-headers.ts";
-import { type Body, type BodyShape, interpretBody, problem } from "./http/body.ts";
+import { type Body, problem } from "./http/body.ts";
 import { type ConnectionGuard, guardConnections } from "./http/connections.ts";
 import { addCors } from "./http/cors.ts";
 import { addDraining } from "./http/draining.ts";
@@ -24,9 +24,9 @@ import { addOperationRoutes, type Routed, routedOf } from "./http/operation-rout
 import { addOverloadGuard } from "./http/overload.ts";
 import { createRateLimits, refusalOf } from "./http/rate-limit.ts";
 import { parserErrorResponse, writeRawResponse } from "./http/raw-response.ts";
+import { type CallSettings, RequestCall } from "./http/request-call.ts";
 import {
   checkRequestHead,
-  declaredContentType,
   NEUTRAL_CONTENT_TYPE,
   setAsideContentType,
 } from "./http/request-head.ts";
@@ -35,13 +35,9 @@ import { logAnswered, OneLinePerRequest } from "./http/request-log.ts";
 import { pinoBase, requestLoggers } from "./http/request-logger.ts";
 import { type ApiResponse, errorResponse } from "./http/responses.ts";
 import { createBackend } from "./openapi/backend.ts";
-import {
-  createDecide,
-  createDecideRouted,
-  operationIdOf,
-  type RequestFacts,
-} from "./openapi/decide.ts";
+import { createDecide, openapiRequest, operationIdOf } from "./openapi/decide.ts";
 import { documentMethods, documentResponseHeaders } from "./openapi/document.ts";
+import { createRoutedHandler } from "./openapi/routed.ts";
 import { addRequestMetrics, createMetrics, measuredStore } from "./ops/metrics.ts";
 import { type PlantStore, StoreUnavailableError } from "./store/store.ts";
 
@@ -222,50 +218,25 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addContentTypeParser(NEUTRAL_CONTENT_TYPE, { parseAs: "buffer" }, keepBytes);
   app.addContentTypeParser("*", { parseAs: "buffer" }, keepBytes);
 
-  // Every decision comes from openapi-backend (src/openapi/decide.ts); a body problem found
-  // while receiving is reported only once the request is routed and authenticated.
+  // Every decision comes from openapi-backend: by its own routing (src/openapi/decide.ts), or
+  // by its handlers for a request its operation's route matched (src/openapi/routed.ts). A
+  // body problem found while receiving is reported only once the request is routed and
+  // authenticated.
   const decide = createDecide(api);
-  const decideRouted = createDecideRouted(api);
+  const decideRouted = createRoutedHandler(api);
+  const callSettings: CallSettings = { rateLimits, onAuthFailure: options.onAuthFailure };
   const handle = async (
     request: FastifyRequest,
     reply: FastifyReply,
     problem?: Body,
     routedTo?: Routed,
   ) => {
-    const readBody = (shape: BodyShape) =>
-      problem ??
-      interpretBody(
-        {
-          "content-type": declaredContentType(request),
-          "content-encoding": request.headers["content-encoding"],
-          "transfer-encoding": request.headers["transfer-encoding"],
-        },
-        request.body as Buffer | undefined,
-        shape,
-      );
-    const { method, url: target, headers, query } = request;
-    const onAuthFailure = (failure: AuthFailure) => {
-      // On the request's one log line: why, and which token when known; never the token.
-      const { kind, reason, token } = failure;
-      reply.log = reply.log.child({ auth: { failure: kind, reason, token } });
-      options.onAuthFailure?.(failure);
-    };
-    const facts: RequestFacts = {
-      method,
-      target,
-      headers,
-      query,
-      readBody,
-      onAuthFailure,
-      beforeAuthentication: (operation) => rateLimits.beforeAuthentication(request, operation),
-      afterAuthentication: (outcome) => rateLimits.afterAuthentication(request, outcome),
-      params: routedTo?.params,
-    };
+    const call = new RequestCall(callSettings, request, reply, problem, routedTo?.params);
     let answer: ApiResponse;
     try {
       answer = await (routedTo === undefined
-        ? decide(facts)
-        : decideRouted(routedTo.operation, facts));
+        ? decide(call)
+        : decideRouted(routedTo.operation, call));
     } catch (error) {
       answer = refusalOf(error);
     }
@@ -293,9 +264,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const noBody = problem(400, "CONNECT has no body");
     const url = request.url ?? "/";
     decide({
-      method: "CONNECT",
-      target: url,
-      headers: request.headers,
+      request: openapiRequest("CONNECT", url, request.headers),
       readBody: () => noBody,
     }).then(
       (response) => {

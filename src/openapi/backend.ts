@@ -24,7 +24,7 @@ export interface Call {
   /** Interprets the raw body as the operation's body (src/http/body.ts). */
   readonly readBody: (shape: BodyShape) => Body;
   /** Set once the caller is authenticated (or needs not be): what was read, or why not. */
-  inputs?: ReturnType<ReadInputs>;
+  inputs?: ReturnType<ReadInputs> | undefined;
   /** Told about every refused authentication, before the answer is sent. */
   readonly onAuthFailure?: ((failure: AuthFailure) => void) | undefined;
   /** Runs once the request is routed, before credentials are checked; may throw (rate limits). */
@@ -106,8 +106,7 @@ export async function createBackend({
         if (!c.security["authorized"] && !open) return;
         const read = readers.get(c.operation.operationId ?? "");
         if (read === undefined) throw new Error(`no input reader for ${c.operation.operationId}`);
-        const { params, query, headers } = c.request;
-        call.inputs = read({ params, query: query ?? {}, headers }, call.readBody);
+        call.inputs = read(c.request, call);
       },
       validationFail: (c: Context) =>
         errorResponse(400, describeValidationErrors(c.validation.errors ?? [])),

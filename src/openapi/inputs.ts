@@ -25,9 +25,14 @@ export interface Inputs extends ParameterValues {
   body: unknown;
 }
 
+/** Where a reader gets the body from, once the parameters are read (src/http/body.ts). */
+export interface BodySource {
+  readBody(shape: BodyShape): Body;
+}
+
 export type ReadInputs = (
   raw: RawParameters,
-  readBody: (shape: BodyShape) => Body,
+  source: BodySource,
 ) => { ok: true; typed: Inputs } | { ok: false; problem: BodyProblem };
 
 /** A reader for each operation of the document, by operationId. */
@@ -55,10 +60,10 @@ function inputReader(
     schema === undefined
       ? undefined
       : { int64: int64Locations(schema), described: describe(schema) };
-  return (raw, readBody) => {
+  return (raw, source) => {
     const parameters = readParameters(raw);
     if (!parameters.ok) return { ok: false, problem: { status: 400, message: parameters.message } };
-    const body = shape === undefined ? undefined : readBody(shape);
+    const body = shape === undefined ? undefined : source.readBody(shape);
     if (body !== undefined && !body.ok) return { ok: false, problem: body.problem };
     const { path, query, header } = parameters.values;
     // The shape openapi-backend's validators take: parameters by kind, and the body.
