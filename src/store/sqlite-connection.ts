@@ -1,6 +1,6 @@
 // The settings SQLite keeps per connection, applied alike to every connection to the file: the
-// main thread's (reads, token writes) and the write thread's. One place, so that none of them
-// runs with SQLite's defaults.
+// main thread's (reads, token writes) and the write thread's, whose page cache alone is its
+// own. One place, so that none of them runs with SQLite's defaults.
 import type { Database } from "better-sqlite3";
 
 const BUSY_TIMEOUT_MS = 5000;
@@ -26,6 +26,20 @@ export function configureConnection(db: Database): void {
   // No mmap_size: memory-mapped reads made neither creates nor GETs on a million plants
   // cheaper (BENCHMARKS.md, twelfth session), and an I/O error in a mapped page is a signal
   // that ends the process, not an error SQLite can return. The page cache stays at
-  // better-sqlite3's 16 MB: a smaller one spares large files a scan of it at each commit, but
-  // pays as much again in pages read (same section).
+  // better-sqlite3's 16 MB here; the write thread's is smaller (below).
+}
+
+// The write thread's page cache, in KiB: 1,000 pages of 4 KiB. After a B-tree split that
+// renumbers pages, SQLite's commit scans the connection's whole page cache (its hash table
+// and every page in it); with better-sqlite3's 16 MB that scan was 14.5% of the write
+// thread's time on a million plants, and a create there cost 6-7% more CPU than with this
+// cache, though the smaller cache reads more pages back (BENCHMARKS.md, thirteenth session).
+// Large enough to keep the B-tree's inner pages of some 20 million plants, and a full batch's
+// dirty pages (512 scattered rows) without spilling them before its commit.
+export const WRITER_CACHE_KIB = 4000;
+
+/** The write thread's connection: the settings above, and its own page cache. */
+export function configureWriterConnection(db: Database): void {
+  configureConnection(db);
+  db.pragma(`cache_size = -${WRITER_CACHE_KIB}`);
 }

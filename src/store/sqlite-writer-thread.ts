@@ -4,7 +4,7 @@
 // they would one after the other.
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
-import { configureConnection } from "./sqlite-connection.ts";
+import { configureWriterConnection } from "./sqlite-connection.ts";
 import { fileIdentity } from "./sqlite-file.ts";
 import {
   type BatchColumns,
@@ -56,7 +56,7 @@ function open(): Connection {
   const db = new Database(path, { fileMustExist: true });
   try {
     // The main thread created and migrated the file in WAL mode; the rest is per connection.
-    configureConnection(db);
+    configureWriterConnection(db);
     const insert = db.prepare<[bigint, string, string | null]>(
       "INSERT INTO plants (id, name, tag) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING",
     );
