@@ -1,8 +1,8 @@
 // One Fastify request as openapi-backend's handlers are given it (the `Call` of
 // src/openapi/backend.ts): the request to route, its body read only when asked, and the seams
 // the rate limits and the auth-failure log hang on. One object per request, its steps methods
-// of the class rather than closures made for each request: every routed request goes through
-// here, and each closure was an allocation (BENCHMARKS.md, thirteenth session).
+// of the class rather than closures made for each request: every request but CONNECT goes
+// through here, and each closure was an allocation (BENCHMARKS.md, thirteenth session).
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Operation, Request } from "openapi-backend";
 import type { AuthFailure, AuthOutcome } from "../auth/outcome.ts";

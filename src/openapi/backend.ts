@@ -15,22 +15,26 @@ import { type Inputs, inputReaders, type ReadInputs } from "./inputs.ts";
 import type { OperationHandlers } from "./operation-types.ts";
 import { isThenable } from "./thenable.ts";
 
-/** What the Fastify route hands to every openapi-backend handler besides the context. */
+/**
+ * What the Fastify route hands to every openapi-backend handler besides the context. Its steps
+ * are methods, always called on the call itself: an implementation may use `this`
+ * (src/http/request-call.ts), so none is ever passed on as a bare function.
+ */
 export interface Call {
   /** The request given to openapi-backend; its query and body become the values read. */
   readonly request: Request;
   /** Path parameters, when the operation's own route matched them as openapi-backend would. */
   readonly params?: Record<string, string> | undefined;
   /** Interprets the raw body as the operation's body (src/http/body.ts). */
-  readonly readBody: (shape: BodyShape) => Body;
+  readBody(shape: BodyShape): Body;
   /** Set once the caller is authenticated (or needs not be): what was read, or why not. */
   inputs?: ReturnType<ReadInputs> | undefined;
   /** Told about every refused authentication, before the answer is sent. */
-  readonly onAuthFailure?: ((failure: AuthFailure) => void) | undefined;
+  onAuthFailure?(failure: AuthFailure): void;
   /** Runs once the request is routed, before credentials are checked; may throw (rate limits). */
-  readonly beforeAuthentication?: ((operation: Operation) => void) | undefined;
+  beforeAuthentication?(operation: Operation): void;
   /** Told who the caller is (or why not) before scopes are checked; may throw (rate limits). */
-  readonly afterAuthentication?: ((outcome: AuthOutcome) => void) | undefined;
+  afterAuthentication?(outcome: AuthOutcome): void;
 }
 
 export interface BackendOptions {

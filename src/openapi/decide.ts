@@ -7,7 +7,8 @@ import type { Call } from "./backend.ts";
 
 /**
  * Decides a request openapi-backend routes itself: every request without a route of its own
- * (one that has is decided by src/openapi/routed.ts).
+ * (one that has is decided by src/openapi/routed.ts), and every request of the reference
+ * pipeline (AppOptions.referencePipeline).
  */
 export type Decide = (call: Call) => Promise<ApiResponse>;
 

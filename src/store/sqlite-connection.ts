@@ -34,8 +34,9 @@ export function configureConnection(db: Database): void {
 // and every page in it); with better-sqlite3's 16 MB that scan was 14.5% of the write
 // thread's time on a million plants, and a create there cost 6-7% more CPU than with this
 // cache, though the smaller cache reads more pages back (BENCHMARKS.md, thirteenth session).
-// Large enough to keep the B-tree's inner pages of some 20 million plants, and a full batch's
-// dirty pages (512 scattered rows) without spilling them before its commit.
+// Large enough to hold a full batch's dirty pages (MAX_BATCH scattered rows, src/store/
+// sqlite.ts) without spilling them before its commit, beside the B-tree's inner pages of a few
+// million plants (some 40 a million); past that, inner pages are read again, not spilled.
 export const WRITER_CACHE_KIB = 4000;
 
 /** The write thread's connection: the settings above, and its own page cache. */
