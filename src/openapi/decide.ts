@@ -17,7 +17,8 @@ export function createDecide(api: OpenAPIBackend): Decide {
 }
 
 /**
- * The request as openapi-backend is given it. `query` is the parsed query; without it
+ * The request as openapi-backend is given it. `target` is the request target as received:
+ * origin-form, or absolute-form from a proxy. `query` is the parsed query; without it
  * openapi-backend parses the target's, dropping __proto__ & co.
  */
 export function openapiRequest(
