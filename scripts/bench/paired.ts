@@ -49,7 +49,10 @@ const USAGE = `usage: npm run bench:paired -- [options]
                     ceilings, only creates are (there is no read ceiling on PostgreSQL)
   --service DIR     pair this checkout's service with DIR's (its node_modules installed),
                     instead of with the ceilings; both stores are created and preloaded with
-                    this checkout's schema, so DIR's must be the same`;
+                    this checkout's schema, so DIR's must be the same
+  --other-preload N with --service: plants stored first in the other service's store instead
+                    of --preload's; --service . --other-preload 1000000 pairs the service on
+                    --preload's store with itself on a million plants, in one pair`;
 
 const { values } = parseArgs({
   options: {
@@ -60,6 +63,7 @@ const { values } = parseArgs({
     preload: { type: "string", default: "0" },
     engine: { type: "string", default: "sqlite" },
     service: { type: "string" },
+    "other-preload": { type: "string" },
     help: { type: "boolean", default: false },
   },
 });
@@ -73,6 +77,13 @@ const durationSeconds = wholeNumber("duration", values.duration, 1);
 const warmupSeconds = wholeNumber("warmup", values.warmup);
 const connections = wholeNumber("connections", values.connections, 1);
 const preload = wholeNumber("preload", values.preload);
+if (values["other-preload"] !== undefined && values.service === undefined) {
+  throw new Error("--other-preload needs --service: the ceilings store nothing");
+}
+const otherPreload =
+  values["other-preload"] === undefined
+    ? preload
+    : wholeNumber("other-preload", values["other-preload"]);
 if (cores < 2) throw new Error("bench:paired needs two cores: one for the servers, one for load");
 const engine = values.engine;
 if (engine !== "sqlite" && engine !== "postgres") {
@@ -87,7 +98,10 @@ if (engine === "postgres" && adminUrl === undefined) {
 
 const ours = serviceCommand(".");
 const other = values.service === undefined ? undefined : serviceCommand(values.service);
-const otherName = other === undefined ? undefined : `service at ${commitOf(other.root)}`;
+const otherName =
+  other === undefined
+    ? undefined
+    : `service at ${commitOf(other.root)}${otherPreload === preload ? "" : `, ${otherPreload} plants stored first`}`;
 const work = mkdtempSync(join(tmpdir(), "plantstore-paired-"));
 const SERVER_CORE = "0";
 
@@ -161,12 +175,16 @@ interface Row {
 }
 const rows: Row[] = [];
 
-const startService = async (command: string[], name: string): Promise<BenchServer> => {
-  if (engine === "postgres") return startOnPostgres(command, name);
+const startService = async (
+  command: string[],
+  name: string,
+  plants: number,
+): Promise<BenchServer> => {
+  if (engine === "postgres") return startOnPostgres(command, name, plants);
   const path = join(work, `${name}.db`);
   // A fresh file each round, with no WAL left by a server that had to be killed.
   for (const file of [path, `${path}-wal`, `${path}-shm`]) rmSync(file, { force: true });
-  if (preload > 0) preloadSqlite(path, preload);
+  if (plants > 0) preloadSqlite(path, plants);
   return startServer({
     command,
     env: serviceEnv(`sqlite:${path}`),
@@ -176,11 +194,15 @@ const startService = async (command: string[], name: string): Promise<BenchServe
 };
 
 /** The service on a fresh database of its own, dropped when the server stops. */
-async function startOnPostgres(command: string[], name: string): Promise<BenchServer> {
+async function startOnPostgres(
+  command: string[],
+  name: string,
+  plants: number,
+): Promise<BenchServer> {
   const database = await createPostgresDatabase(
     adminUrl ?? "",
     `plantstore_paired_${process.pid}_${name}`,
-    preload,
+    plants,
   );
   let server: BenchServer;
   try {
@@ -224,16 +246,19 @@ try {
   for (let round = 1; round <= rounds; round++) {
     process.stderr.write(`bench:paired: round ${round} of ${rounds}\n`);
     // Each round starts from fresh files, so that no round writes into a larger store.
-    const firstId = preload + 100_000_000 * round;
+    const firstId = Math.max(preload, otherPreload) + 100_000_000 * round;
     const a: Side = {
-      server: await startService(ours.command, "a"),
+      server: await startService(ours.command, "a", preload),
       stored: [[0, preload]],
     };
     let b: Side | undefined;
     try {
       b = {
-        server: other === undefined ? await startCeiling() : await startService(other.command, "b"),
-        stored: [[0, preload]],
+        server:
+          other === undefined
+            ? await startCeiling()
+            : await startService(other.command, "b", otherPreload),
+        stored: [[0, otherPreload]],
       };
       rows.push({
         round,

@@ -1,7 +1,7 @@
 // `npm run bench:paired` keeps working: two short rounds (the second with the servers' places
 // swapped) pair the service with the ceilings and print a row per pair with zero errors and a
-// CPU time on both sides; on PostgreSQL, creates only, and no database left behind. Says
-// nothing about speed.
+// CPU time on both sides; on PostgreSQL, creates only, and no database left behind; paired
+// with itself on a store of another size, the other side's rows. Says nothing about speed.
 import { availableParallelism } from "node:os";
 import postgres from "postgres";
 import { describe, expect, it } from "vitest";
@@ -83,4 +83,26 @@ describe("npm run bench:paired", () => {
     },
     150_000,
   );
+
+  it.skipIf(!twoCores)(
+    "when the service is paired with itself on a store of another size (--other-preload), then it prints a create and a GET row a round, the other side named with its plants",
+    async () => {
+      const { stdout, rows } = await pairedRun("--service=.", "--other-preload=3000");
+      expect(rows, stdout).toEqual(["1 create", "1 get", "2 create", "2 get"]);
+      expect(stdout).toMatch(
+        /^create: service at .+, 3000 plants stored first CPU ÷ the service's/m,
+      );
+      expect(stdout).toMatch(/^get: service at .+, 3000 plants stored first CPU ÷ the service's/m);
+    },
+    150_000,
+  );
+
+  it("when --other-preload is given without --service, then it refuses to start", async () => {
+    const run = await runToExit("npm", ["run", "-s", "bench:paired", "--", "--other-preload=10"], {
+      env: {},
+      timeoutMs: 60_000,
+    });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toMatch(/--other-preload needs --service/);
+  });
 });
