@@ -4,7 +4,8 @@
 // so two runs one after the other cannot tell a 10% change; two servers sharing a core feel
 // the same changes, and the ratio of their costs holds still. By default the service is paired
 // with the ceilings (creates with the create ceiling, GETs by id with the read ceiling on the
-// service's own file); with --service, this checkout's service with another's. With
+// service's own file); with --service, this checkout's service with another's, or with itself
+// on a store of another size (--other-preload), which is how a large store's cost is read. With
 // --engine postgres the services store in PostgreSQL, whose own processes are neither pinned
 // nor counted: the ratio is then of the service's own CPU.
 //
@@ -43,14 +44,15 @@ const USAGE = `usage: npm run bench:paired -- [options]
   --duration S      seconds counted per pair (8)
   --warmup S        seconds of load before, not counted (3)
   --connections N   concurrent connections to each server (50)
-  --preload N       plants stored before the first round (0)
+  --preload N       plants stored first in each store, every round (0)
   --engine NAME     sqlite or postgres (sqlite). postgres needs TEST_DATABASE_URL: each service
                     gets a fresh database of its own on that server each round; paired with the
                     ceilings, only creates are (there is no read ceiling on PostgreSQL)
   --service DIR     pair this checkout's service with DIR's (its node_modules installed),
                     instead of with the ceilings; both stores are created and preloaded with
                     this checkout's schema, so DIR's must be the same
-  --other-preload N with --service: plants stored first in the other service's store instead
+  --other-preload N
+                    with --service: plants stored first in the other service's store instead
                     of --preload's; --service . --other-preload 1000000 pairs the service on
                     --preload's store with itself on a million plants, in one pair`;
 
@@ -78,7 +80,7 @@ const warmupSeconds = wholeNumber("warmup", values.warmup);
 const connections = wholeNumber("connections", values.connections, 1);
 const preload = wholeNumber("preload", values.preload);
 if (values["other-preload"] !== undefined && values.service === undefined) {
-  throw new Error("--other-preload needs --service: the ceilings store nothing");
+  throw new Error("--other-preload needs --service: it sizes the other service's store");
 }
 const otherPreload =
   values["other-preload"] === undefined
@@ -101,7 +103,7 @@ const other = values.service === undefined ? undefined : serviceCommand(values.s
 const otherName =
   other === undefined
     ? undefined
-    : `service at ${commitOf(other.root)}${otherPreload === preload ? "" : `, ${otherPreload} plants stored first`}`;
+    : `service at ${commitOf(other.root)}${otherPreload === preload ? "" : ` (${otherPreload} plants stored first)`}`;
 const work = mkdtempSync(join(tmpdir(), "plantstore-paired-"));
 const SERVER_CORE = "0";
 
@@ -308,8 +310,16 @@ const median = (values: number[]): number => {
 const ratio = (row: Row): number =>
   row.measured[1].cpuMicroseconds / row.measured[0].cpuMicroseconds;
 
+/** What the stores held first: one size for both, or each side's when they differ. */
+function storesLine(): string {
+  if (otherPreload !== preload) {
+    return `; the service's store: ${preload} plants first, the other's: ${otherPreload}`;
+  }
+  return preload > 0 ? `; ${preload} plants stored first` : "";
+}
+
 process.stdout.write(
-  `\n${cores} × ${cpus()[0]?.model ?? "unknown CPU"}, Linux ${release()}, Node ${process.version}; both servers on core ${SERVER_CORE} at once, load on core ${cores - 1}; ${connections} connections to each, ${durationSeconds} s counted after ${warmupSeconds} s warm-up${preload > 0 ? `; ${preload} plants stored first` : ""}; ${engine}; service at ${commitOf(ours.root)}\n\n`,
+  `\n${cores} × ${cpus()[0]?.model ?? "unknown CPU"}, Linux ${release()}, Node ${process.version}; both servers on core ${SERVER_CORE} at once, load on core ${cores - 1}; ${connections} connections to each, ${durationSeconds} s counted after ${warmupSeconds} s warm-up${storesLine()}; ${engine}; service at ${commitOf(ours.root)}\n\n`,
 );
 process.stdout.write(
   "| round | operation | service: req/s, CPU µs/request, errors | paired with | its req/s, CPU µs/request, errors | its CPU ÷ the service's |\n",
