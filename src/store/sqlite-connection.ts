@@ -32,7 +32,7 @@ export function configureConnection(db: Database): void {
 // The write thread's page cache, in KiB: 1,000 pages of 4 KiB. After a B-tree split that
 // renumbers pages, SQLite's commit scans the connection's whole page cache (its hash table
 // and every page in it); with better-sqlite3's 16 MB that scan was 14.5% of the write
-// thread's time on a million plants, and a create there cost 6-7% more CPU than with this
+// thread's time on a million plants, and a create there cost 3-7% more CPU than with this
 // cache, though the smaller cache reads more pages back (BENCHMARKS.md, thirteenth session).
 // Large enough to hold a full batch's dirty pages (MAX_BATCH scattered rows, src/store/
 // sqlite.ts) without spilling them before its commit, beside the B-tree's inner pages of a few
