@@ -31,8 +31,12 @@ export interface ConnectionGuard {
 
 interface Tracked {
   address: string;
-  /** Answers to requests received on this connection that are not done yet. */
-  pending: Set<ServerResponse>;
+  /**
+   * Answers to requests received on this connection that are not done yet, oldest first. An
+   * array, not a Set: adding to and deleting from a Set that has lived long makes V8 rebuild
+   * its table in the old generation, on every request of a kept-alive connection.
+   */
+  pending: ServerResponse[];
   /** Since when the socket has had bytes the client has not taken, or undefined. */
   backloggedSince: number | undefined;
   /** Since when the server's side has been closed while the client's is open, or undefined. */
@@ -61,7 +65,7 @@ export function guardConnections(
     perAddress.set(address, held + 1);
     const tracked: Tracked = {
       address,
-      pending: new Set(),
+      pending: [],
       backloggedSince: undefined,
       endedSince: undefined,
     };
@@ -78,7 +82,7 @@ export function guardConnections(
   server.on("request", (request: IncomingMessage, response: ServerResponse) => {
     const tracked = (request.socket as GuardedSocket)[TRACKED];
     if (tracked === undefined) return;
-    tracked.pending.add(response);
+    tracked.pending.push(response);
     // "close" comes once the answer is done (or the connection gone), after Node has handed
     // the socket to the next pipelined answer. It comes once per answer, so one shared
     // listener, added with `on`, needs neither a closure nor once's wrapper per request.
@@ -96,7 +100,7 @@ export function guardConnections(
       const tracked = (socket as GuardedSocket)[TRACKED];
       // Only requests received in full are owed an answer: one cut short by the very error
       // being answered (a body that timed out, say) never will be.
-      const owed = [...(tracked?.pending ?? [])].filter((response) => response.req.complete);
+      const owed = (tracked?.pending ?? []).filter((response) => response.req.complete);
       let left = owed.length;
       if (left === 0) write();
       for (const response of owed) {
@@ -112,7 +116,14 @@ export function guardConnections(
 
 /** A response's "close" listener: the answer is no longer owed on its connection. */
 function answered(this: ServerResponse): void {
-  (this.req.socket as GuardedSocket)[TRACKED]?.pending.delete(this);
+  const pending = (this.req.socket as GuardedSocket)[TRACKED]?.pending;
+  if (pending === undefined) return;
+  // Node answers a connection's requests in the order they came, so this is the first.
+  if (pending[0] === this) pending.shift();
+  else {
+    const at = pending.indexOf(this);
+    if (at !== -1) pending.splice(at, 1);
+  }
 }
 
 function sweepConnections(open: Set<GuardedSocket>, limits: ConnectionLimits, now: number): void {
