@@ -81,7 +81,9 @@ function inputReader(
     if (errors.length > 0) {
       return { ok: false, problem: { status: 400, message: describeValidationErrors(errors) } };
     }
-    return { ok: true, typed: { ...parameters.values, body: body?.typed } };
+    // Member by member, not spread: V8 built the spread copy in the old generation, about
+    // 190 bytes a request that only a full collection frees (BENCHMARKS.md, fifteenth session).
+    return { ok: true, typed: { path, query, header, body: body?.typed } };
   };
 }
 
