@@ -21,7 +21,7 @@ export type RoutedHandle = (
   request: FastifyRequest,
   reply: FastifyReply,
   routed: Routed | undefined,
-) => Promise<unknown>;
+) => unknown;
 
 export function addOperationRoutes(
   app: FastifyInstance,

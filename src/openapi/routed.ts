@@ -11,7 +11,27 @@ import { isThenable } from "./thenable.ts";
 
 type Handler = (context: Context, call: Call) => unknown;
 
-export type RoutedHandler = (operation: Operation, call: Call) => Promise<ApiResponse>;
+/**
+ * The answer, or a promise of it. Synchronous for as long as every step is: the usual request
+ * gets its operation handler's own promise back, with no layer around it.
+ */
+export type RoutedHandler = (
+  operation: Operation,
+  call: Call,
+) => ApiResponse | Promise<ApiResponse>;
+
+// handleRequest's steps, in order; a request goes on from the step where it had to wait.
+const PRE_ROUTING = 0;
+const POST_ROUTING = 1;
+const SECURITY = 2;
+const POST_SECURITY = 3;
+const OPERATION = 4;
+type Step =
+  | typeof PRE_ROUTING
+  | typeof POST_ROUTING
+  | typeof SECURITY
+  | typeof POST_SECURITY
+  | typeof OPERATION;
 
 export function createRoutedHandler(api: OpenAPIBackend): RoutedHandler {
   const handler = (name: string): Handler | undefined => api.handlers[name] as Handler | undefined;
@@ -29,47 +49,103 @@ export function createRoutedHandler(api: OpenAPIBackend): RoutedHandler {
   // What handleRequest works out from the operation on every request, worked out once.
   const plans = new Map(api.router.getOperations().map((op) => [op, planFor(op, required)]));
 
-  // A step's result is awaited only when it is a promise (src/openapi/thenable.ts). Their
-  // results are not used, as in handleRequest; a step that throws rejects the request either way.
-  return async (operation, call) => {
+  /**
+   * Runs the steps from `from` on, each as handleRequest runs it. A step's result is waited for
+   * only when it is a promise (src/openapi/thenable.ts), and then the rest go on once it has
+   * settled; the results of the routing and pre/post handlers are not used, as in
+   * handleRequest. A step that throws fails the request whether it throws or rejects. Returns
+   * the answer as the last step gives it: a value, or the handler's own promise.
+   */
+  const runFrom = (from: Step, plan: Plan, context: Context, call: Call): unknown => {
+    let pending: unknown;
+    if (from <= PRE_ROUTING) {
+      pending = preRouting?.(context, call);
+      if (isThenable(pending)) return after(pending, POST_ROUTING, plan, context, call);
+    }
+    if (from <= POST_ROUTING) {
+      pending = postRouting?.(context, call);
+      if (isThenable(pending)) return after(pending, SECURITY, plan, context, call);
+    }
+    if (from <= SECURITY) {
+      pending = checkSecurity(api, plan, context, call);
+      if (isThenable(pending)) return after(pending, POST_SECURITY, plan, context, call);
+    }
+    if (from <= POST_SECURITY) {
+      pending = postSecurity?.(context, call);
+      if (isThenable(pending)) return after(pending, OPERATION, plan, context, call);
+    }
+    if (!context.security["authorized"] && plan.requirements.length > 0) {
+      return unauthorized(context, call);
+    }
+    // Validated as read, in postSecurityHandler (src/openapi/inputs.ts), as in handleRequest.
+    // preOperationHandler runs on the way to the handler, once authorized.
+    if (preOperation !== undefined) {
+      pending = preOperation(context, call);
+      if (isThenable(pending)) {
+        return Promise.resolve(pending).then(() => plan.handle(context, call));
+      }
+    }
+    return plan.handle(context, call);
+  };
+  // Made only when a step has given a promise: the usual request makes no closure here.
+  const after = (
+    pending: PromiseLike<unknown>,
+    next: Step,
+    plan: Plan,
+    context: Context,
+    call: Call,
+  ) => Promise.resolve(pending).then(() => runFrom(next, plan, context, call));
+
+  return (operation, call) => {
     const plan = plans.get(operation) ?? planFor(operation, required);
     const context = {
       api,
       operation,
       request: parsedByRoute(call, plan) ?? api.router.parseRequest(call.request, operation),
     } as unknown as Context;
-    let pending = preRouting?.(context, call);
-    if (isThenable(pending)) await pending;
-    pending = postRouting?.(context, call);
-    if (isThenable(pending)) await pending;
+    return runFrom(PRE_ROUTING, plan, context, call) as ApiResponse | Promise<ApiResponse>;
+  };
+}
 
-    const results: Record<string, unknown> = {};
-    const [first] = plan.schemes;
-    if (plan.schemes.length === 1 && first !== undefined) {
-      const result = outcome(api, first, context, call);
-      results[first] = isThenable(result) ? await result : result;
-    } else if (plan.schemes.length > 1) {
-      const outcomes = await Promise.all(
-        plan.schemes.map((scheme) => outcome(api, scheme, context, call)),
-      );
-      plan.schemes.forEach((scheme, at) => {
-        results[scheme] = outcomes[at];
+/**
+ * Runs the operation's security handlers and records their outcomes on the context as
+ * handleRequest does (each scheme's result, and whether some requirement is met): at once
+ * when every handler answered at once, else once the promises have settled.
+ */
+function checkSecurity(
+  api: OpenAPIBackend,
+  plan: Plan,
+  context: Context,
+  call: Call,
+): Promise<void> | undefined {
+  const results: Record<string, unknown> = {};
+  const [first] = plan.schemes;
+  if (plan.schemes.length === 1 && first !== undefined) {
+    const result = outcome(api, first, context, call);
+    if (isThenable(result)) {
+      return Promise.resolve(result).then((settled) => {
+        results[first] = settled;
+        record(plan, context, results);
       });
     }
-    const authorized = isAuthorized(plan.requirements, results);
-    results["authorized"] = authorized;
-    context.security = results as Context["security"];
-    pending = postSecurity?.(context, call);
-    if (isThenable(pending)) await pending;
-    if (!authorized && plan.requirements.length > 0) {
-      return (await unauthorized(context, call)) as ApiResponse;
-    }
+    results[first] = result;
+  } else if (plan.schemes.length > 1) {
+    return Promise.all(plan.schemes.map((scheme) => outcome(api, scheme, context, call))).then(
+      (outcomes) => {
+        plan.schemes.forEach((scheme, at) => {
+          results[scheme] = outcomes[at];
+        });
+        record(plan, context, results);
+      },
+    );
+  }
+  record(plan, context, results);
+  return undefined;
+}
 
-    // Validated as read, in postSecurityHandler (src/openapi/inputs.ts), as in handleRequest.
-    pending = preOperation?.(context, call);
-    if (isThenable(pending)) await pending;
-    return (await plan.handle(context, call)) as ApiResponse;
-  };
+function record(plan: Plan, context: Context, results: Record<string, unknown>): void {
+  results["authorized"] = isAuthorized(plan.requirements, results);
+  context.security = results as Context["security"];
 }
 
 /**

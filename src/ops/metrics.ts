@@ -104,24 +104,26 @@ export function addRequestMetrics(
 export function measuredStore<S extends PlantStore>(store: S, metrics: Metrics): S {
   return {
     ...store,
-    async create(plant) {
+    // Not async: the store's own promise, continued, is the answer (a layer less per create).
+    create(plant) {
       const started = performance.now();
-      let outcome = "error";
-      try {
-        const result = await store.create(plant);
-        outcome = result.kind;
-        if (result.kind === "created") metrics.plantsCreated.inc();
-        return result;
-      } catch (error) {
-        outcome = failureOutcome(error);
-        throw error;
-      } finally {
-        // In finally rather than a closure both paths call: a create makes no function.
-        metrics.storeCommits.observe(outcome, (performance.now() - started) / 1000);
-      }
+      return store.create(plant).then(
+        (result) => {
+          observeCommit(metrics, result.kind, started);
+          if (result.kind === "created") metrics.plantsCreated.inc();
+          return result;
+        },
+        (error: unknown) => {
+          observeCommit(metrics, failureOutcome(error), started);
+          throw error;
+        },
+      );
     },
   };
 }
+
+const observeCommit = (metrics: Metrics, outcome: string, started: number): void =>
+  metrics.storeCommits.observe(outcome, (performance.now() - started) / 1000);
 
 const failureOutcome = (error: unknown): string =>
   error instanceof StoreUnavailableError

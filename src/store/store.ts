@@ -101,7 +101,9 @@ export const samePlant = (a: Plant, b: Plant): boolean => a.name === b.name && a
  * NUL, but every engine refuses it alike so a plant accepted on one is accepted on all.
  */
 export function assertStorableText(plant: Plant): void {
-  for (const [field, value] of Object.entries(plant)) {
+  // for...in rather than Object.entries: no list of pairs on every create.
+  for (const field in plant) {
+    const value: unknown = plant[field as keyof Plant];
     if (typeof value !== "string") continue;
     if (!value.isWellFormed()) {
       throw new UnstorableValueError(
@@ -113,5 +115,18 @@ export function assertStorableText(plant: Plant): void {
         `${field} contains a NUL character (\\u0000), which cannot be stored exactly`,
       );
     }
+  }
+}
+
+/**
+ * assertStorableText's refusal as a store's create gives it, a rejected promise; undefined
+ * when the plant can be stored. For a create that is not async, so it never throws instead.
+ */
+export function storableOrRefusal(plant: Plant): Promise<never> | undefined {
+  try {
+    assertStorableText(plant);
+    return undefined;
+  } catch (error) {
+    return Promise.reject(error);
   }
 }
