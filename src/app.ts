@@ -34,6 +34,7 @@ import { requestIdFor } from "./http/request-id.ts";
 import { logAnswered, OneLinePerRequest } from "./http/request-log.ts";
 import { pinoBase, requestLoggers } from "./http/request-logger.ts";
 import { type ApiResponse, errorResponse } from "./http/responses.ts";
+import { answerSerializers, type SerializeAnswer } from "./openapi/answer-serializers.ts";
 import { createBackend } from "./openapi/backend.ts";
 import { createDecide, openapiRequest, operationIdOf } from "./openapi/decide.ts";
 import { documentMethods, documentResponseHeaders } from "./openapi/document.ts";
@@ -229,10 +230,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Sends the answer, and gives Fastify nothing to wait for once it is sent: the reply only
   // when it is not (Fastify then waits for it to end), never a promise resolving to it, which
   // costs a request a turn of the microtask queue through the reply's own `then`.
-  const answer = (request: FastifyRequest, reply: FastifyReply, response: ApiResponse) => {
+  // A routed request's JSON answer is written by the serializer compiled for its operation and
+  // status, where the schema allows one; any other by the generic walk.
+  const serializerFor = answerSerializers(api);
+  const answer = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    response: ApiResponse,
+    routedTo: Routed | undefined,
+  ) => {
     // Announced on what the caller's own requests got (2xx, 4xx), as the YAML documents it.
     const extra = response.status < 500 ? rateLimits.headersFor(request) : undefined;
-    send(reply, response, extra);
+    const serialize =
+      routedTo === undefined ? undefined : serializerFor(routedTo.operation, response.status);
+    send(reply, response, extra, serialize);
     return reply.sent ? undefined : reply;
   };
   // Not async: a request whose steps all answered at once is answered at once, and one that
@@ -253,10 +264,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     } catch (error) {
       response = refusalOf(error);
     }
-    if (!isThenable(response)) return answer(request, reply, response);
+    if (!isThenable(response)) return answer(request, reply, response, routedTo);
     return response.then(
-      (settled) => answer(request, reply, settled),
-      (error: unknown) => answer(request, reply, refusalOf(error)),
+      (settled) => answer(request, reply, settled, routedTo),
+      (error: unknown) => answer(request, reply, refusalOf(error), routedTo),
     );
   };
 
@@ -320,11 +331,15 @@ function metricsTokenCheck(token: string): (authorization: string | undefined) =
   };
 }
 
-/** Sends `response`, with `extra` headers after its own (the caller's rate limit). */
+/**
+ * Sends `response`, with `extra` headers after its own (the caller's rate limit); a JSON body
+ * by `serialize` when given (src/openapi/answer-serializers.ts), else by the generic walk.
+ */
 function send(
   reply: FastifyReply,
   response: ApiResponse,
   extra?: Readonly<Record<string, string>>,
+  serialize: SerializeAnswer = exactJson,
 ): FastifyReply {
   reply.code(response.status);
   if (response.headers !== undefined) reply.headers(response.headers);
@@ -333,7 +348,7 @@ function send(
   const json = response.contentType === undefined;
   return reply
     .type(response.contentType ?? "application/json; charset=utf-8")
-    .send(json ? exactJson(response.body) : response.body);
+    .send(json ? serialize(response.body) : response.body);
 }
 
 // Nothing is known to be stored, and a create is idempotent: the client should retry.
