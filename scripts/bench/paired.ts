@@ -4,10 +4,10 @@
 // so two runs one after the other cannot tell a 10% change; two servers sharing a core feel
 // the same changes, and the ratio of their costs holds still. By default the service is paired
 // with the ceilings (creates with the create ceiling, GETs by id with the read ceiling on the
-// service's own file); with --service, this checkout's service with another's, or with itself
-// on a store of another size (--other-preload), which is how a large store's cost is read. With
-// --engine postgres the services store in PostgreSQL, whose own processes are neither pinned
-// nor counted: the ratio is then of the service's own CPU.
+// service's own file); with --service, this checkout's service with another's (list pages as
+// well), or with itself on a store of another size (--other-preload), which is how a large
+// store's cost is read. With --engine postgres the services store in PostgreSQL, whose own
+// processes are neither pinned nor counted: the ratio is then of the service's own CPU.
 //
 // The ratio is of CPU per request, not of req/s: a server that waits (on an fsync, say) gives
 // its share of the core to the other, so req/s would charge it for the other's speed. What a
@@ -39,8 +39,8 @@ import {
 } from "./service.ts";
 
 const USAGE = `usage: npm run bench:paired -- [options]
-  --rounds N        rounds, each a create pair and a GET pair; even, since the two servers
-                    swap places every other round (4)
+  --rounds N        rounds, each a create pair and a GET pair (and with --service a list
+                    page pair); even, since the two servers swap places every other round (4)
   --duration S      seconds counted per pair (8)
   --warmup S        seconds of load before, not counted (3)
   --connections N   concurrent connections to each server (50)
@@ -284,6 +284,15 @@ try {
         pairedWith: otherName ?? "read ceiling",
         measured: await loadInTurn(round, a, b, "get", 0),
       });
+      // Two services also read pages (there is no page ceiling): what an answer's size costs.
+      if (other !== undefined) {
+        rows.push({
+          round,
+          operation: "list",
+          pairedWith: otherName ?? "",
+          measured: await loadInTurn(round, a, b, "list", 0),
+        });
+      }
     } finally {
       // Each stop also drops its server's database, so a failure of one must not skip the other.
       try {
@@ -333,7 +342,7 @@ for (const row of rows) {
   );
 }
 process.stdout.write("\n");
-for (const operation of ["create", "get"] as const) {
+for (const operation of ["create", "get", "list"] as const) {
   const these = rows.filter((row) => row.operation === operation);
   if (these.length === 0) continue;
   const ratios = these.map(ratio);

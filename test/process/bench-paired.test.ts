@@ -31,7 +31,7 @@ async function pairedRun(...options: string[]): Promise<{ stdout: string; rows: 
   // | round | operation | service: req/s, CPU µs, errors | paired with | its … | ratio |
   const rows = run.stdout
     .split("\n")
-    .filter((line) => /^\| \d \| (create|get) \|/.test(line))
+    .filter((line) => /^\| \d \| (create|get|list) \|/.test(line))
     .map((row) => row.split("|").map((cell) => cell.trim()));
   for (const cells of rows) {
     const row = cells.join(" | ");
@@ -86,13 +86,14 @@ describe("npm run bench:paired", () => {
   );
 
   it.skipIf(!twoCores)(
-    "when the service is paired with itself on a store of another size (--other-preload), then it prints a create and a GET row a round, the other side named with its plants",
+    "when the service is paired with itself on a store of another size (--other-preload), then it prints a create, a GET and a list row a round, the other side named with its plants",
     async () => {
       const { stdout, rows } = await pairedRun("--service=.", "--other-preload=3000");
-      expect(rows, stdout).toEqual(["1 create", "1 get", "2 create", "2 get"]);
+      expect(rows, stdout).toEqual(["1 create", "1 get", "1 list", "2 create", "2 get", "2 list"]);
       expect(stdout).toMatch(/the service's store: 1000 plants first, the other's: 3000;/);
       expect(stdout).toMatch(/^create: service at .+ \(3000 plants stored first\) CPU ÷/m);
       expect(stdout).toMatch(/^get: service at .+ \(3000 plants stored first\) CPU ÷/m);
+      expect(stdout).toMatch(/^list: service at .+ \(3000 plants stored first\) CPU ÷/m);
     },
     150_000,
   );
