@@ -341,14 +341,15 @@ function send(
   extra?: Readonly<Record<string, string>>,
   serialize: SerializeAnswer = exactJson,
 ): FastifyReply {
+  // Written before the reply is touched: if writing throws (a fault of ours), the 500 the error
+  // handler sends carries none of this answer's status or headers.
+  const { body, contentType } = response;
+  const payload = body === undefined || contentType !== undefined ? body : serialize(body);
   reply.code(response.status);
   if (response.headers !== undefined) reply.headers(response.headers);
   if (extra !== undefined) reply.headers(extra);
-  if (response.body === undefined) return reply.send();
-  const json = response.contentType === undefined;
-  return reply
-    .type(response.contentType ?? "application/json; charset=utf-8")
-    .send(json ? serialize(response.body) : response.body);
+  if (payload === undefined) return reply.send();
+  return reply.type(contentType ?? "application/json; charset=utf-8").send(payload);
 }
 
 // Nothing is known to be stored, and a create is idempotent: the client should retry.

@@ -1,10 +1,12 @@
 // JSON answers written by a serializer compiled once per documented response (fast-json-stringify,
 // the serializer Fastify itself compiles from response schemas) instead of the generic walk of
 // src/http/exact-json.ts: it knows the property names beforehand and does not list an object's
-// keys. Only a schema whose every part serializes to the same bytes as the generic walk for a
-// value that matches it is compiled (plain objects, arrays, strings, numbers, integers — bigints
-// included — and booleans, combined by allOf); anything else in a schema (nullable, oneOf,
-// additional properties, ...) leaves that answer to the generic walk. The differential test
+// keys. A schema is compiled only where fast-json-stringify writes a value built in the schema's
+// order with the schema's properties to the same bytes as the generic walk: plain types
+// (strings, numbers, integers — bigints included — and booleans), arrays, and objects whose
+// required properties come first (fast-json-stringify writes those first), combined by allOf.
+// Anything else in a schema (nullable, oneOf, additional properties, ...), or a schema it cannot
+// compile, leaves that answer to the generic walk. The differential test
 // (test/spec/differential.test.ts) holds the compiled answers to the generic walk's bytes.
 //
 // What a compiled answer writes is what the schema declares: a property it does not declare is
@@ -69,24 +71,29 @@ export function answerSerializers(api: OpenAPIBackend): AnswerSerializers {
   return (operation, status) => {
     const answers = byOperation.get(operation.operationId);
     if (answers === undefined) return undefined;
-    // A status the document lists is answered by its own schema, any other by `default`'s.
-    return answers.byStatus.has(status) ? answers.byStatus.get(status) : answers.fallback;
+    // A status the document lists is answered by its own schema; one in a listed range (4XX)
+    // by the generic walk (ranges are not compiled); any other by `default`'s.
+    if (answers.byStatus.has(status)) return answers.byStatus.get(status);
+    return answers.ranges.has(Math.floor(status / 100)) ? undefined : answers.fallback;
   };
 }
 
 function compileOperation(operation: Operation): {
   byStatus: Map<number, SerializeAnswer | undefined>;
+  ranges: Set<number>;
   fallback: SerializeAnswer | undefined;
 } {
   const byStatus = new Map<number, SerializeAnswer | undefined>();
+  const ranges = new Set<number>();
   let fallback: SerializeAnswer | undefined;
   for (const [code, response] of Object.entries(operation.responses ?? {})) {
-    const serializer = compileResponse(response as Schema);
-    if (code === "default") fallback = serializer;
-    // A range (4XX) is left to the generic walk: a listed status always wins over it.
-    else if (/^[1-5][0-9][0-9]$/.test(code)) byStatus.set(Number(code), serializer);
+    if (code === "default") fallback = compileResponse(response as Schema);
+    else if (/^[1-5]XX$/i.test(code)) ranges.add(Number(code[0]));
+    else if (/^[1-5][0-9][0-9]$/.test(code)) {
+      byStatus.set(Number(code), compileResponse(response as Schema));
+    }
   }
-  return { byStatus, fallback };
+  return { byStatus, ranges, fallback };
 }
 
 function compileResponse(response: Schema): SerializeAnswer | undefined {
@@ -94,7 +101,13 @@ function compileResponse(response: Schema): SerializeAnswer | undefined {
   const schema = content?.["application/json"]?.["schema"];
   if (schema === undefined) return undefined;
   const plain = plainSchema(schema as Schema, new Set());
-  return plain === undefined ? undefined : (fastJson(plain) as SerializeAnswer);
+  if (plain === undefined) return undefined;
+  try {
+    return fastJson(plain) as SerializeAnswer;
+  } catch {
+    // A schema fast-json-stringify refuses (nested too deep, say) is written the generic way.
+    return undefined;
+  }
 }
 
 /**
@@ -125,8 +138,12 @@ export function plainSchema(schema: Schema, seen: Set<Schema>): Plain | undefine
   }
 }
 
+// Extensions change nothing either, but for one that some tools read as `nullable`.
+const isAnnotation = (keyword: string): boolean =>
+  INERT.has(keyword) || (keyword.startsWith("x-") && keyword !== "x-nullable");
+
 function isInert(keyword: string, schema: Schema): boolean {
-  if (INERT.has(keyword) || keyword.startsWith("x-")) return true;
+  if (isAnnotation(keyword)) return true;
   // Declared properties are walked by plainObject; no other may be written.
   if (keyword === "properties" || keyword === "required") return schema["type"] === "object";
   if (keyword === "additionalProperties") return schema["additionalProperties"] === false;
@@ -134,35 +151,46 @@ function isInert(keyword: string, schema: Schema): boolean {
 }
 
 function plainObject(schema: Schema, seen: Set<Schema>): Plain | undefined {
+  const declared = (schema["properties"] ?? {}) as Record<string, Schema>;
   // An object that declares no properties is free-form unless it says it has none.
-  if (schema["properties"] === undefined && schema["additionalProperties"] !== false) {
+  if (Object.keys(declared).length === 0 && schema["additionalProperties"] !== false) {
     return undefined;
   }
   const properties: Record<string, Plain> = {};
-  const declared = (schema["properties"] ?? {}) as Record<string, Schema>;
   for (const [name, property] of Object.entries(declared)) {
+    // Not a property to set on a plain object (it would set its prototype).
+    if (name === "__proto__") return undefined;
     const plain = plainSchema(property, seen);
     if (plain === undefined) return undefined;
     properties[name] = plain;
   }
-  const required = schema["required"] ?? [];
-  // A required property must be declared too, or it would be checked for and not written.
-  if (!Array.isArray(required) || !required.every((name) => Object.hasOwn(properties, name))) {
+  const required: unknown = schema["required"] ?? [];
+  if (!Array.isArray(required) || !required.every((name) => typeof name === "string")) {
     return undefined;
   }
-  return { type: "object", properties, required };
+  return writtenInOrder({ type: "object", properties, required });
 }
 
 /**
- * allOf of objects, merged in order (the properties in the order they first appear, as the
- * generic walk writes an object built that way); a property two members declare must be
- * written the same way by both.
+ * The object schema, if fast-json-stringify writes its properties in their declared order: it
+ * writes the required ones first, so they must come first. A required property must be
+ * declared too, or it would be checked for and not written.
+ */
+function writtenInOrder(object: Plain & { type: "object" }): Plain | undefined {
+  const required = new Set(object.required);
+  if (![...required].every((name) => Object.hasOwn(object.properties, name))) return undefined;
+  const first = Object.keys(object.properties).slice(0, required.size);
+  return first.every((name) => required.has(name)) ? object : undefined;
+}
+
+/**
+ * allOf of objects, merged in order (the properties in the order they first appear); a property
+ * two members declare must be written the same way by both.
  */
 function mergedAllOf(schema: Schema, allOf: unknown, seen: Set<Schema>): Plain | undefined {
   // Beside allOf, only words that change nothing written (no properties of its own).
   const others = Object.keys(schema).filter((keyword) => keyword !== "allOf");
-  const inert = (keyword: string) => INERT.has(keyword) || keyword.startsWith("x-");
-  if (!Array.isArray(allOf) || !others.every(inert)) return undefined;
+  if (!Array.isArray(allOf) || !others.every(isAnnotation)) return undefined;
   if (schema["type"] !== undefined && schema["type"] !== "object") return undefined;
   const properties: Record<string, Plain> = {};
   const required = new Set<string>();
@@ -178,5 +206,5 @@ function mergedAllOf(schema: Schema, allOf: unknown, seen: Set<Schema>): Plain |
     }
     for (const name of plain.required) required.add(name);
   }
-  return { type: "object", properties, required: [...required] };
+  return writtenInOrder({ type: "object", properties, required: [...required] });
 }
