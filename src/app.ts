@@ -227,12 +227,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const decide = createDecide(api);
   const decideRouted = createRoutedHandler(api);
   const callSettings: CallSettings = { rateLimits, onAuthFailure: options.onAuthFailure };
-  // Sends the answer, and gives Fastify nothing to wait for once it is sent: the reply only
-  // when it is not (Fastify then waits for it to end), never a promise resolving to it, which
-  // costs a request a turn of the microtask queue through the reply's own `then`.
   // A routed request's JSON answer is written by the serializer compiled for its operation and
   // status, where the schema allows one; any other by the generic walk.
   const serializerFor = answerSerializers(api);
+  // Sends the answer, and gives Fastify nothing to wait for once it is sent: the reply only
+  // when it is not (Fastify then waits for it to end), never a promise resolving to it, which
+  // costs a request a turn of the microtask queue through the reply's own `then`.
   const answer = (
     request: FastifyRequest,
     reply: FastifyReply,

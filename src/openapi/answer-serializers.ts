@@ -73,7 +73,8 @@ export function answerSerializers(api: OpenAPIBackend): AnswerSerializers {
     if (answers === undefined) return undefined;
     // A status the document lists is answered by its own schema; one in a listed range (4XX)
     // by the generic walk (ranges are not compiled); any other by `default`'s.
-    if (answers.byStatus.has(status)) return answers.byStatus.get(status);
+    const listed = answers.byStatus.get(status);
+    if (listed !== undefined || answers.byStatus.has(status)) return listed;
     return answers.ranges.has(Math.floor(status / 100)) ? undefined : answers.fallback;
   };
 }
