@@ -31,6 +31,7 @@ import {
   CEILING,
   commitOf,
   cores,
+  median,
   pinSelf,
   serviceCommand,
   serviceEnv,
@@ -309,13 +310,6 @@ try {
   else process.stderr.write(`bench:paired: the servers' logs are in ${work}\n`);
 }
 
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((x, y) => x - y);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-};
 const ratio = (row: Row): number =>
   row.measured[1].cpuMicroseconds / row.measured[0].cpuMicroseconds;
 

@@ -77,3 +77,12 @@ export function wholeNumber(name: string, text: string, least = 0): number {
   }
   return value;
 }
+
+/** The middle value, or the mean of the two middle ones. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}

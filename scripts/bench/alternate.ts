@@ -1,0 +1,132 @@
+// npm run bench:alternate -- --service DIR: this checkout's service and DIR's, each alone, one
+// after the other, creates on SQLite, for what bench:paired cannot show: req/s and p99 (a
+// pair shares one core, so its req/s and latency are each other's), and the service on both
+// cores, where its SQLite write thread has a core of its own. Each run gets a new file. The two
+// take turns going first, and the machine's drift shows in the count of rounds each was ahead.
+import { mkdtempSync, rmSync } from "node:fs";
+import { cpus, release, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { drive } from "./load.ts";
+import { startServer } from "./server.ts";
+import {
+  commitOf,
+  cores,
+  median,
+  pinSelf,
+  serviceCommand,
+  serviceEnv,
+  TOKEN,
+  wholeNumber,
+} from "./service.ts";
+
+const USAGE = `usage: npm run bench:alternate -- --service DIR [options]
+  --service DIR     the other checkout (its node_modules installed)
+  --rounds N        rounds, each one run of each service per placement (6)
+  --placements LIST one (server on core 0, load on the last core), both (server and load left
+                    to the scheduler), or both of them: one,both (one,both)
+  --duration S      seconds counted per run (10)
+  --warmup S        seconds of creates before, not counted (3)
+  --connections N   concurrent connections (50)`;
+
+const { values } = parseArgs({
+  options: {
+    service: { type: "string" },
+    rounds: { type: "string", default: "6" },
+    placements: { type: "string", default: "one,both" },
+    duration: { type: "string", default: "10" },
+    warmup: { type: "string", default: "3" },
+    connections: { type: "string", default: "50" },
+    help: { type: "boolean", default: false },
+  },
+});
+if (values.help || values.service === undefined) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(values.help ? 0 : 2);
+}
+const rounds = wholeNumber("rounds", values.rounds, 1);
+const durationSeconds = wholeNumber("duration", values.duration, 1);
+const warmupSeconds = wholeNumber("warmup", values.warmup);
+const connections = wholeNumber("connections", values.connections, 1);
+const placements = values.placements.split(",");
+for (const placement of placements) {
+  if (placement !== "one" && placement !== "both") {
+    throw new Error(`--placements takes one and both, got ${placement}`);
+  }
+}
+if (cores < 2) throw new Error("bench:alternate needs two cores: one for the server, one for load");
+
+const services = [serviceCommand("."), serviceCommand(values.service)] as const;
+const names = services.map((service) => commitOf(service.root));
+
+interface Run {
+  requestsPerSecond: number;
+  p99Ms: number;
+  cpuMicroseconds: number;
+}
+
+async function runAlone(at: 0 | 1, placement: string): Promise<Run> {
+  const work = mkdtempSync(join(tmpdir(), "plantstore-alternate-"));
+  const pinned = placement === "one";
+  pinSelf(pinned);
+  const server = await startServer({
+    command: services[at].command,
+    env: serviceEnv(`sqlite:${join(work, "plants.db")}`),
+    cores: pinned ? "0" : undefined,
+    logFile: join(work, "server.log"),
+  });
+  try {
+    const load = { url: server.url, token: TOKEN, connections, operation: "create" as const };
+    const warm =
+      warmupSeconds > 0
+        ? await drive({ ...load, durationSeconds: warmupSeconds, firstId: 0 })
+        : undefined;
+    const before = server.cpuSeconds();
+    const result = await drive({ ...load, durationSeconds, firstId: warm?.sent ?? 0 });
+    if (result.errors > 0) throw new Error(`${names[at]}, ${placement}: ${result.errorKinds}`);
+    const cpu = server.cpuSeconds() - before;
+    return {
+      requestsPerSecond: result.requestsPerSecond,
+      p99Ms: result.p99Ms,
+      cpuMicroseconds: (cpu * 1e6) / Math.max(1, result.answered),
+    };
+  } finally {
+    await server.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+process.stdout.write(
+  `\n${cores} × ${cpus()[0]?.model ?? "unknown CPU"}, Linux ${release()}, Node ${process.version}; SQLite creates, ${connections} connections, ${durationSeconds} s counted after ${warmupSeconds} s warm-up, a new file each run\n\n`,
+);
+process.stdout.write(
+  `| round | placement | ${names[0]}: req/s, p99 ms, CPU µs/create | ${names[1]}: the same |\n|---:|---|---|---|\n`,
+);
+const runs = new Map<string, [Run[], Run[]]>(placements.map((p) => [p, [[], []]]));
+for (let round = 1; round <= rounds; round++) {
+  for (const placement of placements) {
+    const pair: Run[] = [];
+    // Each goes first every other round, so a machine that speeds up or slows down within a
+    // round favours neither.
+    for (const at of round % 2 === 1 ? ([0, 1] as const) : ([1, 0] as const)) {
+      const run = await runAlone(at, placement);
+      pair[at] = run;
+      runs.get(placement)?.[at].push(run);
+    }
+    const cell = (run: Run | undefined) =>
+      `${Math.round(run?.requestsPerSecond ?? 0)}, ${run?.p99Ms}, ${Math.round(run?.cpuMicroseconds ?? 0)}`;
+    process.stdout.write(`| ${round} | ${placement} | ${cell(pair[0])} | ${cell(pair[1])} |\n`);
+  }
+}
+
+process.stdout.write("\n");
+for (const [placement, [ours, theirs]] of runs) {
+  const ahead = ours.filter(
+    (run, i) => run.requestsPerSecond > (theirs[i]?.requestsPerSecond ?? 0),
+  ).length;
+  const summary = (list: Run[]) =>
+    `${Math.round(median(list.map((r) => r.requestsPerSecond)))} req/s, p99 ${median(list.map((r) => r.p99Ms))} ms, ${Math.round(median(list.map((r) => r.cpuMicroseconds)))} µs`;
+  process.stdout.write(
+    `${placement}: medians of ${ours.length}: ${names[0]} ${summary(ours)}; ${names[1]} ${summary(theirs)}; ${names[0]} ahead in req/s in ${ahead} of ${ours.length}\n`,
+  );
+}
