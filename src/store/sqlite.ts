@@ -73,12 +73,13 @@ export function openSqliteStore(path: string): Store {
   const batcher = createBatcher<PlantWrite, RowOutcome | DeleteOutcome>({
     // Watched per batch, not per write: every write of a batch shares its commit's outcome.
     write: (writes) => faults.watch(() => writer.write(writes)),
-    // The write thread takes batches in order. One more waits there while one commits, so the
-    // next commit starts without a round trip; the rest queue here and go out together as one
-    // larger batch, sharing its fsync and the pages it rewrites. With 4 handed over ahead the
-    // batches were smaller, and creates about 10% slower on one core and 20% on two, in
-    // drive-one runs (BENCHMARKS.md, ninth session).
-    maxInFlight: 2,
+    // One batch at the write thread at a time: what arrives while it commits queues here and
+    // goes out as the next batch, as large as the commit was long, sharing one fsync and the
+    // pages it rewrites. With a second batch waiting at the thread the batches were smaller and
+    // a create cost about 4.5% more CPU, paired, on two machines; the round trip it saved
+    // between commits stayed within the noise of req/s and p99, on one core and on two
+    // (BENCHMARKS.md, ninth and nineteenth sessions). Four ahead were slower still.
+    maxInFlight: 1,
     maxBatch: MAX_BATCH,
   });
 
