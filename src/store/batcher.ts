@@ -6,8 +6,8 @@ export interface BatcherOptions<In, Out> {
   /** Writes one batch, in order, in one transaction; one result per item, in the same order. */
   write: (items: readonly In[]) => Promise<readonly Out[]>;
   /**
-   * Batches in flight at once: 2 for a write thread (one commits, the next waits there),
-   * more for a connection pool.
+   * Batches in flight at once: 1 for a write thread (what arrives during a commit becomes the
+   * next batch), more for a connection pool.
    */
   maxInFlight: number;
   /** Most items in one batch, which bounds one transaction's size and time. */

@@ -1,6 +1,6 @@
 // The main thread's handle on the SQLite write thread (sqlite-writer-thread.ts): started on
-// the first write, taking batches in order (one commits while the next waits there),
-// restarted if it ever dies.
+// the first write, taking batches and probes in order (a probe waits behind the batch being
+// committed), restarted if it ever dies.
 import { Worker } from "node:worker_threads";
 import type { DeleteOutcome, RowOutcome } from "./batch-outcome.ts";
 import { sqliteStoreError } from "./sqlite-errors.ts";

@@ -74,11 +74,12 @@ export function openSqliteStore(path: string): Store {
     // Watched per batch, not per write: every write of a batch shares its commit's outcome.
     write: (writes) => faults.watch(() => writer.write(writes)),
     // One batch at the write thread at a time: what arrives while it commits queues here and
-    // goes out as the next batch, as large as the commit was long, sharing one fsync and the
-    // pages it rewrites. With a second batch waiting at the thread the batches were smaller and
-    // a create cost about 4.5% more CPU, paired, on two machines; the round trip it saved
-    // between commits stayed within the noise of req/s and p99, on one core and on two
-    // (BENCHMARKS.md, ninth and nineteenth sessions). Four ahead were slower still.
+    // goes out as the next batch (up to MAX_BATCH), sharing one fsync and the pages it
+    // rewrites. With a second batch waiting at the thread the batches were smaller and a create
+    // cost about 4.5% more CPU, paired, on two machines; the round trip it saved between
+    // commits did not show in req/s or p99 alone, on one core or two, though those runs could
+    // not resolve less than about 10% (BENCHMARKS.md, ninth, eighteenth and nineteenth
+    // sessions). Four ahead were slower still.
     maxInFlight: 1,
     maxBatch: MAX_BATCH,
   });
