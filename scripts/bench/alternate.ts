@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, release, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { drive } from "./load.ts";
+import { drive, type LoadResult } from "./load.ts";
 import { startServer } from "./server.ts";
 import {
   commitOf,
@@ -83,6 +83,8 @@ async function runAlone(at: 0 | 1, placement: string, run: number): Promise<Run>
     cores: pinned ? "0" : undefined,
     logFile: join(work, `run-${run}.log`),
   });
+  let result: LoadResult;
+  let cpu: number;
   try {
     const load = { url: server.url, token: TOKEN, connections, operation: "create" as const };
     const warm =
@@ -90,22 +92,21 @@ async function runAlone(at: 0 | 1, placement: string, run: number): Promise<Run>
         ? await drive({ ...load, durationSeconds: warmupSeconds, firstId: 0 })
         : undefined;
     const before = server.cpuSeconds();
-    const result = await drive({ ...load, durationSeconds, firstId: warm?.sent ?? 0 });
+    result = await drive({ ...load, durationSeconds, firstId: warm?.sent ?? 0 });
+    cpu = server.cpuSeconds() - before;
     const errors = `${warm?.errorKinds ?? ""} ${result.errorKinds}`.trim();
     if (errors !== "") throw new Error(`run ${run}, ${names[at]}, ${placement}: ${errors}`);
-    const cpu = server.cpuSeconds() - before;
-    await server.stop();
-    for (const path of [file, `${file}-wal`, `${file}-shm`, join(work, `run-${run}.log`)]) {
-      rmSync(path, { force: true });
-    }
-    return {
-      requestsPerSecond: result.requestsPerSecond,
-      p99Ms: result.p99Ms,
-      cpuMicroseconds: (cpu * 1e6) / Math.max(1, result.answered),
-    };
   } finally {
     await server.stop();
   }
+  for (const path of [file, `${file}-wal`, `${file}-shm`, join(work, `run-${run}.log`)]) {
+    rmSync(path, { force: true });
+  }
+  return {
+    requestsPerSecond: result.requestsPerSecond,
+    p99Ms: result.p99Ms,
+    cpuMicroseconds: (cpu * 1e6) / Math.max(1, result.answered),
+  };
 }
 
 process.stdout.write(
