@@ -25,22 +25,24 @@ import { addOverloadGuard } from "./http/overload.ts";
 import { createRateLimits, refusalOf } from "./http/rate-limit.ts";
 import { parserErrorResponse, writeRawResponse } from "./http/raw-response.ts";
 import { type CallSettings, RequestCall } from "./http/request-call.ts";
+import { addRequestEnd, type RequestEnded } from "./http/request-end.ts";
 import {
   checkRequestHead,
   NEUTRAL_CONTENT_TYPE,
   setAsideContentType,
 } from "./http/request-head.ts";
 import { requestIdFor } from "./http/request-id.ts";
-import { logAnswered, OneLinePerRequest } from "./http/request-log.ts";
+import { logAnswered, logCompleted, OneLinePerRequest } from "./http/request-log.ts";
 import { pinoBase, requestLoggers } from "./http/request-logger.ts";
 import { type ApiResponse, errorResponse } from "./http/responses.ts";
+import { createRootLogger } from "./http/root-logger.ts";
 import { answerSerializers, type SerializeAnswer } from "./openapi/answer-serializers.ts";
 import { createBackend } from "./openapi/backend.ts";
 import { createDecide, openapiRequest, operationIdOf } from "./openapi/decide.ts";
 import { documentMethods, documentResponseHeaders } from "./openapi/document.ts";
 import { createRoutedHandler } from "./openapi/routed.ts";
 import { isThenable } from "./openapi/thenable.ts";
-import { addRequestMetrics, createMetrics, measuredStore } from "./ops/metrics.ts";
+import { createMetrics, measuredStore, requestMetrics } from "./ops/metrics.ts";
 import { type PlantStore, StoreUnavailableError } from "./store/store.ts";
 
 /** Largest accepted request body; documented in openapi/plants.yaml (413). */
@@ -74,10 +76,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { store, logLevel, logStream, ops = defaultOpsConfig() } = options;
   // Set once the server exists; the parser's refusals wait on it (see connections.ts).
   let connections: ConnectionGuard | undefined;
+  const log = createRootLogger(logLevel, logStream);
   const app = Fastify({
-    logger: logStream === undefined ? { level: logLevel } : { level: logLevel, stream: logStream },
+    // No logger of Fastify's: with one it times and logs every answer through listeners of
+    // its own (src/http/root-logger.ts). `app.log` is set to ours below.
+    logger: false,
     logController: new OneLinePerRequest(),
     childLoggerFactory: requestLoggers(
+      log,
       logStream === undefined
         ? undefined
         : { write: (line) => logStream.write(line), base: pinoBase() },
@@ -112,6 +118,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       logAnswered(request.log, { method: request.method, url: request.url, status: 400 });
       return send(reply, errorResponse(400, `the request target is not valid: ${error.message}`));
     },
+  });
+  // Fastify's own lines (its listen line, a hook's error) and ours outside a request.
+  app.log = log;
+  // The first onRequest hook, so that every request that reaches the hooks is counted and
+  // gets its completion line, whichever later hook answers it.
+  let countRequest: RequestEnded | undefined;
+  addRequestEnd(app, (request, reply, ms) => {
+    countRequest?.(request, reply, ms);
+    logCompleted(request, reply, ms);
   });
 
   // Before any plugin adds a route: a route keeps the error handler set when it was added, and
@@ -176,7 +191,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   // A request that took one of the per-operation routes below is labelled from the route;
   // any other is matched again, as openapi-backend routed it.
-  addRequestMetrics(
+  countRequest = requestMetrics(
     app,
     metrics,
     (request) =>

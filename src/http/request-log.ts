@@ -41,28 +41,26 @@ export function asMembers({ method, url, status, ms }: Required<RequestLine>): s
   return `,"method":${methodText},"url":${urlText},"status":${status},"ms":${Number.isFinite(ms) ? ms : null}`;
 }
 
+/** Fastify's log controller: no line when a request comes in (one when it is answered). */
 export class OneLinePerRequest extends LogController {
   override incomingRequest(): void {}
 
-  override requestCompleted(
-    error: Error | null | undefined,
-    request: FastifyRequest,
-    reply: FastifyReply,
-  ): void {
-    // Built once with the query already redacted: this runs for every request.
-    const line = {
-      method: request.method,
-      url: redactQuery(request.url),
-      status: reply.statusCode,
-      ms: Math.round(reply.elapsedTime * 10) / 10,
-    };
-    const log = reply.log;
-    if (error) {
-      log.error({ ...line, err: error }, "request failed");
-      return;
-    }
-    if (!(log instanceof RequestLogger && wroteOwnLine(log, line))) log.info(line, COMPLETED);
-  }
+  // Fastify calls this only with a logger of its own or an onResponse hook, neither of which
+  // the app has (root-logger.ts): the completion line is written by logCompleted.
+  override requestCompleted(): void {}
+}
+
+/** The completion line of an answered request (called by request-end.ts). */
+export function logCompleted(request: FastifyRequest, reply: FastifyReply, ms: number): void {
+  // Built once with the query already redacted: this runs for every request.
+  const line = {
+    method: request.method,
+    url: redactQuery(request.url),
+    status: reply.statusCode,
+    ms: Math.round(ms * 10) / 10,
+  };
+  const log = reply.log;
+  if (!(log instanceof RequestLogger && wroteOwnLine(log, line))) log.info(line, COMPLETED);
 }
 
 function wroteOwnLine(log: RequestLogger, line: Required<RequestLine>): boolean {

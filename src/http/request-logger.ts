@@ -144,8 +144,11 @@ for (const level of ["fatal", "error", "warn", "info", "debug", "trace", "silent
   };
 }
 
-/** Fastify's childLoggerFactory: a RequestLogger for each request. */
-export function requestLoggers(own: OwnLines | undefined) {
-  return (logger: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions) =>
-    new RequestLogger(logger, bindings, options, own);
+/**
+ * Fastify's childLoggerFactory: a RequestLogger for each request, a child of `root`. Fastify
+ * runs without a logger of its own (root-logger.ts), so the one it passes is a stand-in.
+ */
+export function requestLoggers(root: FastifyBaseLogger, own: OwnLines | undefined) {
+  return (_logger: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions) =>
+    new RequestLogger(root, bindings, options, own);
 }

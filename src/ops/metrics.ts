@@ -1,6 +1,6 @@
 // Prometheus metrics (prom-client). Each app has a registry of its own, so tests can build many
 // apps; process and event-loop metrics are process-wide by nature and collected once.
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { Counter, collectDefaultMetrics, Registry } from "prom-client";
 import { authFailureOf } from "../http/auth-failure.ts";
 import type { OperationHandler } from "../openapi/operation-types.ts";
@@ -80,24 +80,23 @@ function requestLabels(key: string): Labels {
   };
 }
 
-/** Counts and times every answered request; `operationOf` names its operation, if any. */
-export function addRequestMetrics(
+/**
+ * Counts and times every answered request (called by request-end.ts once it is answered);
+ * `operationOf` names its operation, if any.
+ */
+export function requestMetrics(
   app: FastifyInstance,
   metrics: Metrics,
   operationOf: (request: FastifyRequest) => string | undefined,
-): void {
-  app.addHook("onResponse", (request, reply, done) => {
+): (request: FastifyRequest, reply: FastifyReply, ms: number) => void {
+  app.server.on("drop", () => metrics.connectionsDropped.inc());
+  return (request, reply, ms) => {
     // Unrouted paths share one label, so no client can grow the series without bound.
     const route = operationOf(request) ?? "unmatched";
-    metrics.requests.observe(
-      requestKey(route, request.method, reply.statusCode),
-      reply.elapsedTime / 1000,
-    );
+    metrics.requests.observe(requestKey(route, request.method, reply.statusCode), ms / 1000);
     const reason = authFailureOf(reply);
     if (reason !== undefined) metrics.authFailures.inc({ reason });
-    done();
-  });
-  app.server.on("drop", () => metrics.connectionsDropped.inc());
+  };
 }
 
 /** The store, with every create timed and every new plant counted; the rest as it is. */

@@ -46,6 +46,14 @@ describe.each(storeEngines)("metrics ($name)", (engine) => {
       await t.app.inject({ method: "GET", url: `/nowhere/${uniqueId()}` });
       // Fastify's router takes this for /plants; openapi-backend does not, nor do the labels.
       await t.app.inject({ method: "POST", url: "/pl%61nts", headers: AUTH });
+      // Answered by a hook before the route's handler: counted all the same.
+      const twoTypes = await t.app.inject({
+        method: "POST",
+        url: "/plants",
+        headers: { ...AUTH, "content-type": ["application/json", "application/json"] },
+        payload: plantJson(uniqueId(), "x"),
+      });
+      expect(twoTypes.statusCode, twoTypes.body).toBe(400);
 
       const text = await scrape(t.app);
       expect(sample(text, "plantstore_plants_created_total")).toBe(1);
@@ -71,6 +79,12 @@ describe.each(storeEngines)("metrics ($name)", (engine) => {
         ),
       ).toBe(1);
       expect(text).not.toMatch(/route="createPlant",method="POST",status="404"/);
+      expect(
+        sample(
+          text,
+          'plantstore_http_requests_total{route="createPlant",method="POST",status="400"}',
+        ),
+      ).toBe(1);
       expect(sample(text, 'plantstore_auth_failures_total{reason="missing"}')).toBe(1);
       expect(sample(text, 'plantstore_auth_failures_total{reason="invalid_token"}')).toBe(1);
       expect(sample(text, 'plantstore_store_commit_seconds_count{outcome="created"}')).toBe(1);

@@ -92,6 +92,14 @@ describe("request logging", () => {
       401,
     );
     expectStatus("PUT", "/plants", await send(plants, "PUT", {}), 405);
+    // Answered by a hook before any route (too many header lines), and refused while the body
+    // was read (too large): one line each all the same.
+    const manyHeaders = Object.fromEntries(
+      Array.from({ length: 201 }, (_, at) => [`x-filler-${at}`, "1"]),
+    );
+    expectStatus("GET", "/plants", await send(plants, "GET", manyHeaders), 431);
+    const tooLarge = `{"id":1,"name":"${"x".repeat(70_000)}"}`;
+    expectStatus("POST", "/plants", await post(server.url, tooLarge), 413);
     // Query values are dropped from the log: a token pasted into the URL must not leak.
     expectStatus(
       "GET",

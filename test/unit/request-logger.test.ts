@@ -1,15 +1,16 @@
 // The request's logger writes its completion line without pino: the line must be the one pino
 // writes for the same child (time aside), and anything it cannot write as pino would is left to
 // pino.
-import Fastify, { type FastifyBaseLogger } from "fastify";
+import type { FastifyBaseLogger } from "fastify";
 import { describe, expect, it } from "vitest";
 import { asMembers } from "../../src/http/request-log.ts";
 import { jsonString, pinoBase, RequestLogger } from "../../src/http/request-logger.ts";
+import { createRootLogger } from "../../src/http/root-logger.ts";
 
 function setUp(level = "info") {
   const lines: string[] = [];
   const stream = { write: (line: string) => void lines.push(line) };
-  const parent: FastifyBaseLogger = Fastify({ logger: { level, stream } }).log;
+  const parent: FastifyBaseLogger = createRootLogger(level, stream);
   const logger = (bindings: Record<string, unknown> = { reqId: "r-1" }, options = {}) =>
     new RequestLogger(parent, bindings, options, { write: stream.write, base: pinoBase() });
   return { lines, logger };
@@ -61,7 +62,7 @@ describe("RequestLogger", () => {
   });
 
   it("when there is no stream of its own, then it leaves every line to pino", () => {
-    const parent = Fastify({ logger: { level: "info", stream: { write: () => {} } } }).log;
+    const parent = createRootLogger("info", { write: () => {} });
     const logger = new RequestLogger(parent, { reqId: "r" }, {}, undefined);
     expect(logger.wroteOwn("info", ',"status":200', "m")).toBe(false);
   });
