@@ -5,7 +5,8 @@
 // carries one listener, a function shared by every request, instead of Fastify's two and a
 // closure. An answer that never finishes (the client went away) is neither logged nor
 // counted, as with Fastify's. Fastify also listened for the answer's `error`, which Node emits
-// only for a write after its end; neither Fastify nor this app writes one.
+// only for a write after its end; neither Fastify nor this app writes one (with no listener,
+// such a bug would end the process rather than log a line).
 import type { ServerResponse } from "node:http";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 
@@ -35,5 +36,12 @@ function finished(this: EndingResponse): void {
   const ending = this[ENDING];
   if (ending === undefined) return;
   this[ENDING] = undefined;
-  ending.ended(ending.request, ending.reply, performance.now() - ending.started);
+  const { request, reply, started } = ending;
+  try {
+    ending.ended(request, reply, performance.now() - started);
+  } catch (error) {
+    // Thrown inside the response's own event: uncaught, it would end the process. Fastify's
+    // onResponse runner caught it the same way.
+    reply.log.error({ err: error }, "request failed");
+  }
 }

@@ -45,8 +45,9 @@ export function asMembers({ method, url, status, ms }: Required<RequestLine>): s
 export class OneLinePerRequest extends LogController {
   override incomingRequest(): void {}
 
-  // Fastify calls this only with a logger of its own or an onResponse hook, neither of which
-  // the app has (root-logger.ts): the completion line is written by logCompleted.
+  // Fastify calls this only with a logger of its own, an onResponse hook or a handlerTimeout,
+  // none of which the app has (root-logger.ts; a test checks the hooks): the completion line
+  // is written by logCompleted.
   override requestCompleted(): void {}
 }
 

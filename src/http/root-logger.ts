@@ -1,6 +1,6 @@
 // The process's pino logger, made here rather than by Fastify. Given a logger, Fastify adds
 // and removes a `finish` and an `error` listener and a closure on every answer, to time it and
-// write its completion line; that machinery cost about 2% of a create's CPU and 8% of a GET's
+// write its completion line; without them a create took about 1% less CPU and a GET about 4%
 // (BENCHMARKS.md, twentieth session). So Fastify runs without one (`logger: false`): the app
 // sets `app.log` to this logger, the request loggers are its children (request-logger.ts), and
 // the completion line is written by request-end.ts.

@@ -96,6 +96,13 @@ describe.each(storeEngines)("metrics ($name)", (engine) => {
           'plantstore_http_request_duration_seconds_count{route="createPlant",method="POST",status="200"}',
         ),
       ).toBe(2);
+      // Timed, not just counted (src/http/request-end.ts keeps its own clock).
+      expect(
+        sample(
+          text,
+          'plantstore_http_request_duration_seconds_sum{route="createPlant",method="POST",status="200"}',
+        ),
+      ).toBeGreaterThan(0);
       // Process and event-loop metrics.
       for (const name of [
         "process_cpu_user_seconds_total",
@@ -108,6 +115,20 @@ describe.each(storeEngines)("metrics ($name)", (engine) => {
       expect(text).not.toContain("Secretia");
       expect(text).not.toContain("not-a-token");
       expect(text).not.toContain("/nowhere");
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe("requests are counted without Fastify's listeners", () => {
+  it("when the app is ready, then no route has an onResponse hook (which would add Fastify's listeners to every answer again)", async () => {
+    const t = await createTestApp();
+    try {
+      await t.app.ready();
+      const routes = t.app.printRoutes({ includeHooks: true, commonPrefix: false });
+      expect(routes).toContain("(onRequest)");
+      expect(routes).not.toContain("(onResponse)");
     } finally {
       await t.close();
     }

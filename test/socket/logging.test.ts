@@ -92,8 +92,8 @@ describe("request logging", () => {
       401,
     );
     expectStatus("PUT", "/plants", await send(plants, "PUT", {}), 405);
-    // Answered by a hook before any route (too many header lines), and refused while the body
-    // was read (too large): one line each all the same.
+    // Answered by a hook before the route's handler (too many header lines), and refused while
+    // the body was read (too large): one line each all the same.
     const manyHeaders = Object.fromEntries(
       Array.from({ length: 201 }, (_, at) => [`x-filler-${at}`, "1"]),
     );
