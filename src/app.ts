@@ -35,7 +35,7 @@ import { requestIdFor } from "./http/request-id.ts";
 import { logAnswered, logCompleted, OneLinePerRequest } from "./http/request-log.ts";
 import { pinoBase, requestLoggers } from "./http/request-logger.ts";
 import { type ApiResponse, errorResponse } from "./http/responses.ts";
-import { createRootLogger } from "./http/root-logger.ts";
+import { createRootLogger, type LogStream } from "./http/root-logger.ts";
 import { answerSerializers, type SerializeAnswer } from "./openapi/answer-serializers.ts";
 import { createBackend } from "./openapi/backend.ts";
 import { createDecide, openapiRequest, operationIdOf } from "./openapi/decide.ts";
@@ -58,7 +58,7 @@ export interface AppOptions {
   onAuthFailure?: (failure: AuthFailure) => void;
   logLevel: Config["logLevel"];
   /** Where log lines go; standard output when absent. */
-  logStream?: { write(line: string): void };
+  logStream?: LogStream;
   /** Operating settings (limits, timeouts, CORS, metrics token); the defaults when absent. */
   ops?: OpsConfig;
   /** PLANTSTORE_PUBLIC_URL: the `servers` URL of the published document; else where it listens. */
