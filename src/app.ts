@@ -25,7 +25,7 @@ import { addOverloadGuard } from "./http/overload.ts";
 import { createRateLimits, refusalOf } from "./http/rate-limit.ts";
 import { parserErrorResponse, writeRawResponse } from "./http/raw-response.ts";
 import { type CallSettings, RequestCall } from "./http/request-call.ts";
-import { addRequestEnd, type RequestEnded } from "./http/request-end.ts";
+import { addRequestEnd } from "./http/request-end.ts";
 import {
   checkRequestHead,
   NEUTRAL_CONTENT_TYPE,
@@ -121,13 +121,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   // Fastify's own lines (its listen line, a hook's error) and ours outside a request.
   app.log = log;
-  // The first onRequest hook, so that every request that reaches the hooks is counted and
-  // gets its completion line, whichever later hook answers it.
-  let countRequest: RequestEnded | undefined;
-  addRequestEnd(app, (request, reply, ms) => {
-    countRequest?.(request, reply, ms);
-    logCompleted(request, reply, ms);
-  });
 
   // Before any plugin adds a route: a route keeps the error handler set when it was added, and
   // @fastify/cors adds one (OPTIONS *), whose body errors must get the Error shape too.
@@ -191,13 +184,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   // A request that took one of the per-operation routes below is labelled from the route;
   // any other is matched again, as openapi-backend routed it.
-  countRequest = requestMetrics(
+  const countRequest = requestMetrics(
     app,
     metrics,
     (request) =>
       routedOf(api, request)?.operation.operationId ??
       operationIdOf(api, request.method, request.url),
   );
+  // The first onRequest hook (none is added above), so that every request that reaches the
+  // hooks is counted and gets its completion line, whichever later hook answers it.
+  addRequestEnd(app, (request, reply, ms) => {
+    countRequest(request, reply, ms);
+    logCompleted(request, reply, ms);
+  });
   const document = api.document;
   await addCors(
     app,
