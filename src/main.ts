@@ -7,7 +7,6 @@ import { hasUsableToken, issueInitialToken } from "./auth/issue-token.ts";
 import { isSupervisedWorker, superviseWorkers } from "./cluster.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { boundHeapGrowth } from "./ops/heap-growth.ts";
-import { bufferedStandardOutput } from "./ops/log-destination.ts";
 import { settingsTable, USAGE } from "./ops/settings-table.ts";
 import { databaseLocation, openStore } from "./store/open.ts";
 import { type Store, StoreUnavailableError } from "./store/store.ts";
@@ -108,7 +107,6 @@ async function serve(config: Config): Promise<void> {
         log,
       }),
     logLevel: config.logLevel,
-    logStream: bufferedStandardOutput(),
     ops: config.ops,
     publicUrl: config.publicUrl,
   }).catch(async (error: unknown) => {

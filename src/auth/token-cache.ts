@@ -2,7 +2,7 @@
 // is none. Known and unknown tokens are kept apart, each bounded, so a flood of made-up tokens
 // cannot push out the real ones.
 
-import { createLruMap } from "../lru-map.ts";
+import { LruMap } from "toad-cache";
 import type { TokenRecord } from "../store/tokens.ts";
 
 export interface TokenCache {
@@ -28,8 +28,18 @@ interface Entry {
 }
 
 export function createTokenCache(capacity: number): TokenCache {
-  const known = createLruMap<Entry>(capacity);
-  const unknown = createLruMap<Entry>(capacity);
+  const known = new LruMap<Entry>(capacity);
+  const unknown = new LruMap<Entry>(capacity);
+  /** Drops the entries unused since `idleBefore`; yields the others. */
+  const keep = function* (map: LruMap<Entry>, idleBefore: number) {
+    // A copy of the keys: entries are deleted on the way.
+    for (const hash of [...(map.keys() as IterableIterator<string>)]) {
+      const entry = map.get(hash);
+      if (entry === undefined) continue;
+      if (entry.usedAt < idleBefore) map.delete(hash);
+      else yield [hash, entry] as const;
+    }
+  };
 
   return {
     use(hash) {
@@ -40,24 +50,21 @@ export function createTokenCache(capacity: number): TokenCache {
     },
     remember(hash, record) {
       const [into, from] = record === null ? [unknown, known] : [known, unknown];
-      const entry = into.peek(hash);
+      const entry = into.get(hash);
       if (entry !== undefined) {
         entry.record = record;
         return;
       }
-      into.set(hash, { record, usedAt: from.peek(hash)?.usedAt ?? Date.now() });
+      into.set(hash, { record, usedAt: from.get(hash)?.usedAt ?? Date.now() });
       from.delete(hash);
     },
     sweep(idleBefore) {
       const now = new Date();
       const due: string[] = [];
-      for (const [hash, entry] of known.entries()) {
-        if (entry.usedAt < idleBefore) known.delete(hash);
-        else if (entry.record !== null && isUsable(entry.record, now)) due.push(hash);
+      for (const [hash, entry] of keep(known, idleBefore)) {
+        if (entry.record !== null && isUsable(entry.record, now)) due.push(hash);
       }
-      for (const [hash, entry] of unknown.entries()) {
-        if (entry.usedAt < idleBefore) unknown.delete(hash);
-      }
+      for (const _ of keep(unknown, idleBefore));
       return due;
     },
   };

@@ -4,7 +4,7 @@ import type { Metrics } from "../ops/metrics.ts";
 import type { PlantStore } from "../store/store.ts";
 
 export interface HandlerDeps {
-  /** The store, creates timed for metrics. */
+  /** The store; its writes are timed for metrics by the write path itself. */
   store: PlantStore;
   metrics: Metrics;
   /** The app, for what depends on where it listens (the published document's servers). */

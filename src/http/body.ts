@@ -1,12 +1,20 @@
-// Turns the raw request body into a JSON value for validation and its exactly-typed twin for
-// the handler, or into the reason it cannot be one. Called only for routed, authenticated
-// requests (src/openapi/); a problem is returned, not thrown, and answered as a 400/413/415.
+// The request body: what the JSON content-type parser makes of the bytes (parseBody: the
+// content type and codings, UTF-8, JSON syntax), then, in the operation's own step once the
+// caller is authenticated, the exact reading of its int64s (exactBody). A problem is returned,
+// not thrown, and answered as a 400/415 once the route knows the operation.
 
 import { isLosslessNumber, parse as parseLossless } from "lossless-json";
 import { type Int64Location, numbersAt, replacedAt } from "../openapi/int64-locations.ts";
 import { integerFromLiteral, type JsonStep, literalAt, validationStandIn } from "./int64.ts";
 
 export type BodyProblem = { status: 400 | 413 | 415; message: string };
+
+/** The body as the parser leaves it on the request. */
+export type ParsedBody =
+  | { kind: "json"; text: string; value: unknown }
+  /** No bytes at all: the operation says whether that is allowed. */
+  | { kind: "empty" }
+  | { kind: "problem"; problem: BodyProblem };
 
 export type Body =
   | {
@@ -32,32 +40,44 @@ export interface BodyShape {
   int64: readonly Int64Location[];
   /** "a JSON object with id and name": completes "a request body is required: …". */
   described: string;
+  /** Whether the document requires one (requestBody.required). */
+  required: boolean;
 }
 
-export function interpretBody(
-  headers: BodyHeaders,
-  raw: Buffer | undefined,
-  shape: BodyShape,
-): Body {
-  if (raw === undefined || raw.length === 0) {
-    return problem(400, `a request body is required: ${shape.described}`);
-  }
-  const typeProblem = checkContentType(headers["content-type"]) ?? checkCodings(headers);
-  if (typeProblem !== undefined) return { ok: false, problem: typeProblem };
+/** The 400 for a required body that was not sent. */
+export const missingBody = (shape: BodyShape): BodyProblem => ({
+  status: 400,
+  message: `a request body is required: ${shape.described}`,
+});
 
+/** The bytes as JSON, or why they are not: for the content-type parser, any content type. */
+export function parseBody(headers: BodyHeaders, raw: Buffer): ParsedBody {
+  if (raw.length === 0) return { kind: "empty" };
+  const typeProblem = checkContentType(headers["content-type"]) ?? checkCodings(headers);
+  if (typeProblem !== undefined) return { kind: "problem", problem: typeProblem };
   let text: string;
   try {
     text = utf8.decode(raw);
   } catch {
-    return problem(400, "the request body is not valid UTF-8");
+    return bodyProblem(400, "the request body is not valid UTF-8");
   }
-  let value: unknown;
   try {
-    value = JSON.parse(text);
+    return { kind: "json", text, value: JSON.parse(text) };
   } catch (error) {
     const reason = error instanceof Error ? `: ${error.message}` : "";
-    return problem(400, `the request body is not valid JSON${reason}`);
+    return bodyProblem(400, `the request body is not valid JSON${reason}`);
   }
+}
+
+/** The parsed body read for an operation of `shape`: its int64s exact, or the problem. */
+export function exactBody(parsed: ParsedBody | undefined, shape: BodyShape): Body {
+  if (parsed === undefined || parsed.kind === "empty") {
+    return shape.required
+      ? { ok: false, problem: missingBody(shape) }
+      : { ok: true, forValidation: undefined, typed: undefined };
+  }
+  if (parsed.kind === "problem") return { ok: false, problem: parsed.problem };
+  const { text, value } = parsed;
   // A loop rather than flatMap, which alone cost ten times the lookups on a one-id body.
   const paths: JsonStep[][] = [];
   for (const location of shape.int64) {
@@ -70,11 +90,11 @@ export function interpretBody(
     let forValidation = value;
     let typed = value;
     for (const path of paths) {
-      const parsed = readAt(value, path) as number;
-      const integer = exact(path, parsed);
-      typed = replacedAt(typed, path, integer ?? parsed);
+      const parsedNumber = readAt(value, path) as number;
+      const integer = exact(path, parsedNumber);
+      typed = replacedAt(typed, path, integer ?? parsedNumber);
       const standIn = validationStandIn(integer);
-      if (standIn !== parsed) forValidation = replacedAt(forValidation, path, standIn);
+      if (standIn !== parsedNumber) forValidation = replacedAt(forValidation, path, standIn);
     }
     return { ok: true, forValidation, typed };
   }
@@ -82,13 +102,18 @@ export function interpretBody(
   const typed = structuredClone(value);
   const forValidation = structuredClone(value);
   for (const path of paths) {
-    const parsed = readAt(value, path) as number;
-    const integer = exact(path, parsed);
-    setAt(typed, path, integer ?? parsed);
+    const parsedNumber = readAt(value, path) as number;
+    const integer = exact(path, parsedNumber);
+    setAt(typed, path, integer ?? parsedNumber);
     setAt(forValidation, path, validationStandIn(integer));
   }
   return { ok: true, forValidation, typed };
 }
+
+const bodyProblem = (status: BodyProblem["status"], message: string): ParsedBody => ({
+  kind: "problem",
+  problem: { status, message },
+});
 
 /** Up to this many int64s in a body, each is replaced by copying its path. */
 const FEW = 8;
@@ -189,8 +214,8 @@ function checkCodings(headers: BodyHeaders): BodyProblem | undefined {
 // Longer than any sensible application/json header; refused before it is even split.
 const MAX_CONTENT_TYPE_LENGTH = 256;
 
-/** Linear in the header's length: split on ";" and "=", no pattern matching. */
-function checkContentType(header: string | undefined): BodyProblem | undefined {
+/** Why a Content-Type is not JSON as accepted, or undefined. Linear: no pattern matching. */
+export function checkContentType(header: string | undefined): BodyProblem | undefined {
   // The usual spellings, answered without splitting (this runs on every body).
   if (header === "application/json" || header === "application/json; charset=utf-8") {
     return undefined;

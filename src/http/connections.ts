@@ -2,13 +2,14 @@
 // an answer the client does not take (a slow or stalled reader), a connection the server has
 // closed its side of but the client has not (half-open), and one address holding many slots.
 // A sweep looks at each open connection about once a second, so no request pays for this.
-// It also knows the answers each connection is still owed, so that a refusal written straight
-// to the socket (malformed HTTP after pipelined requests) comes after every one of them instead
-// of cutting them off.
+// It also knows the answers each connection is still owed: a refusal written straight to the
+// socket (malformed HTTP after pipelined requests) comes after every one of them instead of
+// cutting them off, and a pipelined request waits for the ones before it (inOrder).
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { isIPv6 } from "node:net";
 import type { Duplex } from "node:stream";
+import type { FastifyReply, FastifyRequest } from "fastify";
 
 export interface ConnectionLimits {
   /** An answer the client has not taken in full within this is abandoned: the connection is destroyed. */
@@ -25,9 +26,27 @@ export interface ConnectionGuard {
    * answered, then the connection closes. For answers that are not a request's own.
    */
   afterPendingAnswers(socket: Duplex, write: () => void): void;
+  /**
+   * An onRequest hook: a request pipelined behind others on its connection waits until they
+   * are answered, unless it and every one of them is safe (RFC 9112 §9.3.2), so that it sees
+   * what they wrote.
+   */
+  inOrder(request: FastifyRequest, reply: FastifyReply, done: () => void): void;
+  /**
+   * For an answer sent before its request's body was read (refused, or a body nobody asked
+   * for): the connection closes after it, and what the client still sends is read and dropped
+   * for a bounded time and number of bytes first, so that a client still writing gets the
+   * answer rather than a reset.
+   */
+  closeAfter(reply: FastifyReply): void;
   /** Stops the sweep. */
   close(): void;
 }
+
+/** Bytes read and dropped after an answer that closes its connection early, at most. */
+export const LINGER_BYTES = 4 * 1024 * 1024;
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS", "TRACE"]);
 
 interface Tracked {
   address: string;
@@ -79,7 +98,8 @@ export function guardConnections(
     });
   });
 
-  server.on("request", (request: IncomingMessage, response: ServerResponse) => {
+  // Before Fastify's own listener, so that a request's hooks find it among its connection's.
+  server.prependListener("request", (request: IncomingMessage, response: ServerResponse) => {
     const tracked = (request.socket as GuardedSocket)[TRACKED];
     if (tracked === undefined) return;
     tracked.pending.push(response);
@@ -109,6 +129,35 @@ export function guardConnections(
           if (left === 0) write();
         });
       }
+    },
+    inOrder(request, reply, done) {
+      const pending = (request.raw.socket as GuardedSocket)[TRACKED]?.pending;
+      const at = pending?.indexOf(reply.raw) ?? -1;
+      if (pending === undefined || at <= 0) return done();
+      const before = pending[at - 1] as ServerResponse;
+      let safe = SAFE_METHODS.has(request.method);
+      for (let i = 0; i < at && safe; i++) safe = SAFE_METHODS.has(pending[i]?.req.method ?? "");
+      if (safe) return done();
+      // Answers are written in order, so the one just before finishing means all before it have.
+      before.once("close", () => done());
+    },
+    closeAfter(reply) {
+      reply.header("connection", "close");
+      const socket = reply.raw.req.socket as GuardedSocket;
+      const request = reply.raw.req;
+      // Node calls this once the answer is written, to close a connection that does not stay
+      // open; in its place: our side closed, the rest of the body read and dropped, bounded.
+      socket.destroySoon = function lingeringClose(this: GuardedSocket) {
+        this.end();
+        let read = 0;
+        request.on("data", (chunk: Buffer) => {
+          read += chunk.length;
+          if (read > LINGER_BYTES) this.resetAndDestroy();
+        });
+        const timer = setTimeout(() => this.destroy(), limits.closeTimeoutMs);
+        timer.unref();
+        this.once("close", () => clearTimeout(timer));
+      };
     },
     close: () => clearInterval(sweep),
   };

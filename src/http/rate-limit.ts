@@ -1,60 +1,40 @@
 // Rate limits (in memory, per instance, one-minute windows): requests per caller, and rejected
 // credentials per client address against guessing. An address already over its limit is
-// refused once the request is routed to an operation that needs credentials and before they
-// are checked, so 404/405 come first and a blocked address learns nothing more about its
-// guesses; what authentication then decides is counted before anything is answered. The
+// refused before its credentials are checked, so a blocked address learns nothing more about
+// its guesses; what authentication then decides is counted before anything is answered. The
 // caller is who authentication says it is, so respelling the header (scheme case, spaces) or
-// minting new JWTs for one subject does not multiply the limit.
-import type { FastifyRequest } from "fastify";
-import type { Operation } from "openapi-backend";
+// minting new JWTs for one subject does not multiply the limit. The contract's own format of
+// the IETF RateLimit fields is why this is not @fastify/rate-limit, whose headers differ.
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AuthOutcome } from "../auth/outcome.ts";
-import type { OpsConfig } from "../config.ts";
 import { addressKey } from "./connections.ts";
-import { requestSlot } from "./request-slot.ts";
-import { type ApiResponse, errorResponse } from "./responses.ts";
+import { Problem } from "./errors.ts";
 import { createWindowCounter } from "./window-counter.ts";
 
 const WINDOW_MS = 60_000;
 
-/** A request over a limit; `response` is its 429. */
-export class RateLimitedError extends Error {
-  override name = "RateLimitedError";
-  constructor(
-    message: string,
-    readonly response: ApiResponse,
-  ) {
-    super(message);
-  }
-}
-
-/** The 429 for a RateLimitedError; any other error is rethrown. */
-export function refusalOf(error: unknown): ApiResponse {
-  if (error instanceof RateLimitedError) return error.response;
-  throw error;
-}
-
 export interface RateLimits {
-  /** Throws RateLimitedError when this request may not go on to authentication. */
-  beforeAuthentication(request: FastifyRequest, operation: Operation): void;
+  /** Throws a 429 Problem when the client's address may not try credentials now. */
+  beforeAuthentication(request: FastifyRequest): void;
   /**
    * Counts what authentication decided, before anything is answered: a rejected credential
-   * against the client's address, a request against the caller's own limit. Throws
-   * RateLimitedError when either is over its limit, whatever the outcome, so that a guess
-   * made while the address is blocked tells nothing, however many were sent at once.
+   * against the client's address, a request against the caller's own limit, which the answer
+   * then announces (RateLimit-Policy, RateLimit). Throws a 429 Problem when either is over its
+   * limit, whatever the outcome, so that a guess made while the address is blocked tells
+   * nothing, however many were sent at once.
    */
-  afterAuthentication(request: FastifyRequest, outcome: AuthOutcome): void;
-  /**
-   * The caller's limit as the answer announces it (IETF RateLimit-Policy and RateLimit fields):
-   * the quota, what is left of it and when the window ends. Only for a request counted against
-   * a caller's limit; undefined otherwise.
-   */
-  headersFor(request: FastifyRequest): Readonly<Record<string, string>> | undefined;
+  afterAuthentication(request: FastifyRequest, reply: FastifyReply, outcome: AuthOutcome): void;
 }
 
 /** The name the answer's RateLimit fields give the per-caller limit. */
 const CALLER_POLICY = "per-caller";
 
-type Limits = Pick<OpsConfig, "tokenRateLimit" | "authFailureLimit">;
+export interface Limits {
+  /** Requests per minute one caller may make; 0: no limit. */
+  tokenRateLimit: number;
+  /** Rejected credentials per minute one client address may send; 0: no limit. */
+  authFailureLimit: number;
+}
 
 // Keys each counter remembers; past that the least recently counted is forgotten (its client
 // starts afresh), which bounds memory whatever the number of addresses or callers.
@@ -72,12 +52,12 @@ export function createRateLimits(limits: Limits): RateLimits {
     );
 
   return {
-    beforeAuthentication(request, operation) {
-      if (limits.authFailureLimit === 0 || !needsCredentials(operation)) return;
+    beforeAuthentication(request) {
+      if (limits.authFailureLimit === 0) return;
       const seen = failures.peek(addressKey(request.ip));
       if (seen.count >= limits.authFailureLimit) throw blocked(seen.resetInSeconds);
     },
-    afterAuthentication(request, outcome) {
+    afterAuthentication(request, reply, outcome) {
       if (limits.authFailureLimit > 0 && (outcome.ok || outcome.kind === "invalid_token")) {
         // A rejection is counted now; an acceptance only looks, in case guesses sent alongside
         // it have used up the address's allowance meanwhile.
@@ -91,10 +71,8 @@ export function createRateLimits(limits: Limits): RateLimits {
       if (limits.tokenRateLimit === 0 || !outcome.ok) return;
       const used = perCaller.add(outcome.principal.limitKey);
       const remaining = Math.max(0, limits.tokenRateLimit - used.count);
-      announced.set(request, {
-        "ratelimit-policy": policy,
-        ratelimit: `"${CALLER_POLICY}";r=${remaining};t=${used.resetInSeconds}`,
-      });
+      reply.header("ratelimit-policy", policy);
+      reply.header("ratelimit", `"${CALLER_POLICY}";r=${remaining};t=${used.resetInSeconds}`);
       if (used.count > limits.tokenRateLimit) {
         throw tooMany(
           `this token made more than ${limits.tokenRateLimit} requests this minute`,
@@ -102,27 +80,9 @@ export function createRateLimits(limits: Limits): RateLimits {
         );
       }
     },
-    headersFor: (request) => announced.get(request),
   };
 }
 
-// What a counted request's answer announces; gone with the request.
-const announced = requestSlot<Readonly<Record<string, string>>>("announced rate limit");
-
-// Runs on every request: the requirements are looked into, not listed (Object.keys allocated
-// a list per requirement per request).
-const needsCredentials = (operation: Operation): boolean =>
-  (operation.security ?? []).some(namesAScheme);
-
-function namesAScheme(requirement: Record<string, unknown>): boolean {
-  for (const scheme in requirement) if (Object.hasOwn(requirement, scheme)) return true;
-  return false;
-}
-
-function tooMany(reason: string, seconds: number): RateLimitedError {
-  const message = `${reason}; retry in ${seconds} s`;
-  return new RateLimitedError(
-    message,
-    errorResponse(429, message, { "retry-after": String(seconds) }),
-  );
+function tooMany(reason: string, seconds: number): Problem {
+  return new Problem(429, `${reason}; retry in ${seconds} s`, { "retry-after": String(seconds) });
 }

@@ -4,7 +4,7 @@
 // before the bad bytes has been answered.
 import { type ServerResponse, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
-import { type ApiResponse, errorResponse } from "./responses.ts";
+import type { ApiResponse } from "./responses.ts";
 import { SECURITY_HEADERS } from "./security-headers.ts";
 
 export function writeRawResponse(socket: Duplex, response: ApiResponse): void {
@@ -33,16 +33,4 @@ export function writeRawResponse(socket: Duplex, response: ApiResponse): void {
   // close into a reset that could discard this answer; src/http/connections.ts destroys the
   // connection if the client does not close its side in time.
   socket.resume();
-}
-
-/** What Node's HTTP parser could not accept, in the contract's shape. */
-export function parserErrorResponse(code: string | undefined): ApiResponse {
-  switch (code) {
-    case "HPE_HEADER_OVERFLOW":
-      return errorResponse(431, "the request headers are too large");
-    case "ERR_HTTP_REQUEST_TIMEOUT":
-      return errorResponse(408, "the request took too long to arrive");
-    default:
-      return errorResponse(400, "the request is not valid HTTP");
-  }
 }

@@ -49,11 +49,18 @@ export type OperationRequestBody<Op extends keyof operations> = operations[Op] e
   ? Body
   : never;
 
+/** An answer with the Error body. */
+export interface ErrorAnswer<Status extends number = number> {
+  status: Status;
+  body: ErrorBody;
+  headers?: Readonly<Record<string, string>>;
+}
+
 export function errorResponse<Status extends number>(
   status: Status,
   message: string,
   headers?: Readonly<Record<string, string>>,
-): { status: Status; body: ErrorBody; headers?: Readonly<Record<string, string>> } {
+): ErrorAnswer<Status> {
   return headers === undefined
     ? { status, body: { error: status, message } }
     : { status, body: { error: status, message }, headers };

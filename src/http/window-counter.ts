@@ -1,8 +1,7 @@
 // Counts per key in fixed windows (a minute, for the rate limits), in memory, for at most
-// `capacity` keys: the key counted least recently is forgotten first, so no client can grow
-// it without bound. Each call returns its own snapshot of the count, so requests checked at
-// the same moment each see the count as it was after their own step.
-import { createLruMap } from "../lru-map.ts";
+// `capacity` keys: toad-cache's LRU map forgets the key counted least recently first, so no
+// client can grow it without bound, and a window's entry expires with the window.
+import { LruMap } from "toad-cache";
 
 export interface WindowCount {
   /** Counted in the current window, this call's step included. */
@@ -20,33 +19,30 @@ export interface WindowCounter {
 
 interface Window {
   count: number;
-  startedAt: number;
+  endsAt: number;
 }
 
 export function createWindowCounter(windowMs: number, capacity: number): WindowCounter {
-  const windows = createLruMap<Window>(capacity);
-  const current = (key: string, now: number): Window | undefined => {
-    const window = windows.peek(key);
-    return window !== undefined && now - window.startedAt < windowMs ? window : undefined;
-  };
+  const windows = new LruMap<Window>(capacity, windowMs);
+  // Each call gets its own snapshot: requests checked at the same moment each see the count as
+  // it was after their own step.
   const snapshot = (window: Window | undefined, now: number): WindowCount => ({
     count: window?.count ?? 0,
-    resetInSeconds: Math.max(
-      1,
-      Math.ceil((window === undefined ? windowMs : window.startedAt + windowMs - now) / 1000),
-    ),
+    resetInSeconds: Math.max(1, Math.ceil(((window?.endsAt ?? now + windowMs) - now) / 1000)),
   });
   return {
     add(key) {
       const now = Date.now();
-      const window = current(key, now) ?? { count: 0, startedAt: now };
+      let window = windows.get(key);
+      if (window === undefined) {
+        window = { count: 0, endsAt: now + windowMs };
+        windows.set(key, window);
+      }
       window.count++;
-      windows.set(key, window);
       return snapshot(window, now);
     },
     peek(key) {
-      const now = Date.now();
-      return snapshot(current(key, now), now);
+      return snapshot(windows.get(key), Date.now());
     },
   };
 }

@@ -2,13 +2,13 @@
 // a JWT's keys could not be fetched or a managed token could not be looked up. The
 // description never holds the token.
 import type { AuthFailure } from "../auth/outcome.ts";
-import { type ApiResponse, errorResponse } from "../http/responses.ts";
+import { type ErrorAnswer, errorResponse } from "../http/responses.ts";
 
 const REALM = 'realm="plantstore"';
 // Long enough for a JWKS URL or the database to answer again; the same as for a store failure.
 const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
 
-export function authFailureResponse(failure: AuthFailure): ApiResponse {
+export function authFailureResponse(failure: AuthFailure): ErrorAnswer {
   const description = `error_description=${quoted(failure.description)}`;
   switch (failure.kind) {
     case "missing":

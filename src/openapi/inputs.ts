@@ -1,15 +1,15 @@
 // Everything a request gives an operation — path, query and header parameters, and the JSON
 // body — read once the caller is authenticated, into the types the document gives them (int64
-// as exact bigints), by readers built once per operation from the document, then checked by
-// openapi-backend's own compiled validators for the operation (with each bigint as a double on
-// the same side of its limits). What passes is exactly what the handler gets.
+// as exact bigints), by a reader built once per operation from the document, then checked by
+// openapi-backend's compiled validators for the operation (with each bigint as a double on the
+// same side of its limits). What passes is exactly what the handler gets.
 //
 // openapi-backend's validateRequest is not used: it parses the request again from scratch, and
 // so would check something else than was read (it coerces "0x10" to 16 for an integer
 // parameter, and JSON-parses a body that is a JSON string a second time).
 import type { ErrorObject, ValidateFunction } from "ajv";
-import type { OpenAPIBackend, Operation } from "openapi-backend";
-import type { Body, BodyProblem, BodyShape } from "../http/body.ts";
+import type { Operation } from "openapi-backend";
+import { type BodyProblem, type BodyShape, exactBody, type ParsedBody } from "../http/body.ts";
 import { validationStandIn } from "../http/int64.ts";
 import { describeValidationErrors } from "../http/validation-message.ts";
 import { int64Locations } from "./int64-locations.ts";
@@ -25,45 +25,41 @@ export interface Inputs extends ParameterValues {
   body: unknown;
 }
 
-/** Where a reader gets the body from, once the parameters are read (src/http/body.ts). */
-export interface BodySource {
-  readBody(shape: BodyShape): Body;
+/** What a request brings: its parameters as Fastify parsed them, and its parsed body. */
+export interface RawInputs extends RawParameters {
+  body: ParsedBody | undefined;
 }
 
 export type ReadInputs = (
-  raw: RawParameters,
-  source: BodySource,
+  raw: RawInputs,
 ) => { ok: true; typed: Inputs } | { ok: false; problem: BodyProblem };
 
-/** A reader for each operation of the document, by operationId. */
-export function inputReaders(api: OpenAPIBackend): Map<string, ReadInputs> {
-  const readers = new Map<string, ReadInputs>();
-  for (const operation of api.router.getOperations()) {
-    const id = operation.operationId ?? `${operation.method} ${operation.path}`;
-    const validators = api.validator.getRequestValidatorsForOperation(id) ?? [];
-    readers.set(id, inputReader(id, operation, validators));
-  }
-  return readers;
+/** The reader of one operation's inputs, and the shape of its body if it takes one. */
+export interface InputReader {
+  read: ReadInputs;
+  body: BodyShape | undefined;
 }
 
-function inputReader(
-  id: string,
+/** The reader of one operation's inputs, checked by its compiled validators. */
+export function inputReader(
   operation: Operation,
   validators: readonly ValidateFunction[],
-): ReadInputs {
+): InputReader {
+  const id = operation.operationId ?? `${operation.method} ${operation.path}`;
   const readParameters = parameterReader(
     id,
     (operation.parameters ?? []) as unknown as ParameterObject[],
   );
   const schema = jsonBodySchema(operation);
+  const required = (operation.requestBody as { required?: boolean } | undefined)?.required;
   const shape: BodyShape | undefined =
     schema === undefined
       ? undefined
-      : { int64: int64Locations(schema), described: describe(schema) };
-  return (raw, source) => {
+      : { int64: int64Locations(schema), described: describe(schema), required: required === true };
+  const read: ReadInputs = (raw) => {
     const parameters = readParameters(raw);
     if (!parameters.ok) return { ok: false, problem: { status: 400, message: parameters.message } };
-    const body = shape === undefined ? undefined : source.readBody(shape);
+    const body = shape === undefined ? undefined : exactBody(raw.body, shape);
     if (body !== undefined && !body.ok) return { ok: false, problem: body.problem };
     const { path, query, header } = parameters.values;
     // The shape openapi-backend's validators take: parameters by kind, and the body.
@@ -81,10 +77,11 @@ function inputReader(
     if (errors.length > 0) {
       return { ok: false, problem: { status: 400, message: describeValidationErrors(errors) } };
     }
-    // Member by member, not spread: V8 built the spread copy in the old generation, about
-    // 190 bytes a request that only a full collection frees (BENCHMARKS.md, fifteenth session).
+    // Member by member, not spread: V8 built a spread copy in the old generation, garbage only
+    // a full collection frees.
     return { ok: true, typed: { path, query, header, body: body?.typed } };
   };
+  return { read, body: shape };
 }
 
 function jsonBodySchema(operation: Operation): unknown {

@@ -1,6 +1,6 @@
 // The types an operation's handler works with, all derived from generated/plants.ts (and so
 // from the YAML): what it gets (parameters and body, int64 as bigint) and what it may answer.
-import type { Context } from "openapi-backend";
+import type { Operation } from "openapi-backend";
 import type { operations, parametersWithDefaults } from "../../generated/plants.ts";
 import type { OperationRequestBody, OperationResponse } from "../http/responses.ts";
 
@@ -38,10 +38,15 @@ export interface OperationInput<Op extends OperationId> {
   body: [OperationRequestBody<Op>] extends [never] ? undefined : OperationRequestBody<Op>;
 }
 
+/** What a handler knows of where it runs: its operation, as the document describes it. */
+export interface OperationContext {
+  operation: Operation;
+}
+
 /** An operation's handler: runs only for routed, authenticated, validated requests. */
 export type OperationHandler<Op extends OperationId> = (
   input: OperationInput<Op>,
-  context: Context,
+  context: OperationContext,
 ) => Promise<OperationResponse<Op>>;
 
 /** One handler per operation of the document: the compiler names a missing or an extra one. */

@@ -2,26 +2,20 @@
 // a bounded pool shared by every request, ids as BIGINT <-> BigInt both ways.
 import postgres, { type PendingQuery, type Row, type Sql } from "postgres";
 import { type PostgresDatabase, redactUrl } from "../config.ts";
-import {
-  outcomesInOrder,
-  type RowOutcome,
-  resultOf,
-  toPlant,
-  toStoredPlant,
-} from "./batch-outcome.ts";
-import { createBatcher } from "./batcher.ts";
 import { createFaultLatch } from "./fault-latch.ts";
 import { asStoreError, isRetryableTransaction } from "./postgres-errors.ts";
 import { migratePostgres } from "./postgres-migrations.ts";
 import { createPostgresTokenStore } from "./postgres-tokens.ts";
+import { postgresWrites } from "./postgres-writes.ts";
+import { resultOf, toPlant, toStoredPlant } from "./rows.ts";
 import {
   type CreateResult,
   type MigrationResult,
   type NewPlant,
   type Store,
   StoreUnavailableError,
-  storableOrRefusal,
 } from "./store.ts";
+import { createWritePath, type Write } from "./writes.ts";
 
 interface PlantRow {
   name: string;
@@ -96,14 +90,14 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
   const run = <T extends readonly Row[]>(query: PendingQuery<T>, deadline: number): Promise<T> =>
     withDeadline(query, deadline, db.queryTimeoutMs + CLIENT_GRACE_MS);
 
-  // Group commit: concurrent creates share one INSERT (one transaction, one WAL flush). One
-  // connection is left for probes and token reads. Fewer batches in flight would make them
-  // larger and a create about 10% cheaper in CPU, but clients of a remote database would wait
-  // for a free slot (BENCHMARKS.md, twelfth session); DATABASE_POOL_MAX sets it.
+  // Group commit: concurrent writes share one transaction (one WAL flush), a run of creates
+  // one INSERT. One connection is left for probes and token reads. Fewer batches in flight
+  // would make them larger and a create cheaper in CPU, but clients of a remote database would
+  // wait for a free slot (BENCHMARKS.md, "Group commit"); DATABASE_POOL_MAX sets it.
   const faults = createFaultLatch();
-  const batcher = createBatcher<NewPlant, RowOutcome>({
+  const writes = createWritePath({
     // Watched per batch, not per write: every write of a batch shares its commit's outcome.
-    write: (plants) => faults.watch(() => writeWithRetries(plants)),
+    execute: (batch) => faults.watch(() => withRetries((deadline) => writeBatch(batch, deadline))),
     maxInFlight: Math.max(1, db.poolMax - 1),
     maxBatch: MAX_BATCH,
   });
@@ -115,55 +109,37 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
       try {
         return await write(deadline);
       } catch (error) {
-        // Distributed engines abort contended transactions; each statement is idempotent.
+        // Distributed engines abort contended transactions; a batch is one transaction.
         if (isRetryableTransaction(error) && tries < TRANSACTION_ATTEMPTS) continue;
         throw asStoreError(error);
       }
     }
   };
 
-  const writeWithRetries = (plants: readonly NewPlant[]): Promise<RowOutcome[]> =>
-    withRetries((deadline) => writeBatch(plants, deadline));
-
-  const writeBatch = async (plants: readonly NewPlant[], deadline: number) => {
-    // Ids travel as text and are cast on the server, so none passes through a double. For
-    // an id sent twice in the batch, the first in arrival order is the one inserted.
-    const ids = plants.map((plant) => String(plant.id));
-    const inserted = await run(
-      sql<{ id: bigint }[]>`
-        INSERT INTO plants (id, name, tag)
-        SELECT DISTINCT ON (id) id, name, tag
-        FROM unnest(${ids}::int8[], ${plants.map((p) => p.name)}::text[],
-                    ${plants.map((p) => p.tag ?? null)}::text[]) WITH ORDINALITY AS t(id, name, tag, n)
-        ORDER BY id, n
-        ON CONFLICT (id) DO NOTHING RETURNING id`,
+  /** The batch in one transaction: each run of one write's name applied together, in order. */
+  const writeBatch = (batch: readonly Write[], deadline: number): Promise<unknown[]> =>
+    withDeadline(
+      sql.begin(async (tx) => {
+        const results: unknown[] = [];
+        for (let from = 0; from < batch.length; ) {
+          const name = (batch[from] as Write).name;
+          let to = from + 1;
+          while (to < batch.length && (batch[to] as Write).name === name) to++;
+          const run = batch.slice(from, to).map((write) => write.args);
+          const apply = postgresWrites[name] as (t: typeof tx, r: unknown[]) => Promise<unknown[]>;
+          results.push(...(await apply(tx, run)));
+          from = to;
+        }
+        return results;
+      }),
       deadline,
+      db.queryTimeoutMs + CLIENT_GRACE_MS,
     );
-    const insertedIds = new Set(inserted.map((row) => String(row.id)));
-    const missing = ids.filter((id) => !insertedIds.has(id));
-    // A separate statement, so it sees rows other transactions committed after ours began.
-    const stored =
-      missing.length === 0
-        ? []
-        : await run(
-            sql<(PlantRow & { id: bigint })[]>`
-              SELECT id, name, tag FROM plants WHERE id = ANY(${missing}::int8[])`,
-            deadline,
-          );
-    return outcomesInOrder(
-      plants,
-      insertedIds,
-      new Map(stored.map((row) => [String(row.id), row])),
-    );
-  };
 
   return {
-    // Not async: the batch's own promise, continued, is the answer (a layer less per create).
     create(plant: NewPlant): Promise<CreateResult> {
-      const wanted = toPlant({ name: plant.name, tag: plant.tag ?? null });
-      const refused = storableOrRefusal(wanted);
-      if (refused !== undefined) return refused;
-      return batcher.submit(plant).then((outcome) => resultOf(wanted, outcome));
+      const row = { id: plant.id, name: plant.name, tag: plant.tag ?? null };
+      return writes.run("createPlant", row).then((outcome) => resultOf(row, outcome));
     },
     async get(id) {
       try {
@@ -190,13 +166,7 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
       }
     },
     async delete(id) {
-      // One statement, committed (synchronous_commit=on) before it answers.
-      const deleted = await faults.watch(() =>
-        withRetries((deadline) =>
-          run(sql`DELETE FROM plants WHERE id = ${String(id)}::int8 RETURNING id`, deadline),
-        ),
-      );
-      return deleted.length === 1;
+      return (await writes.run("deletePlant", { id })).outcome === "deleted";
     },
     async ping() {
       const deadline = Date.now() + PING_TIMEOUT_MS;
@@ -217,8 +187,9 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
     describe() {
       return `postgres ${redactUrl(db.url)} (server ${settings.version}, schema version ${schema.to}, pool max ${db.poolMax}, synchronous_commit=${settings.sync})`;
     },
+    observeWrites: (observer) => writes.observe(observer),
     async close() {
-      await batcher.drain();
+      await writes.drain();
       await sql.end({ timeout: 5 });
     },
     tokens: createPostgresTokenStore(sql),

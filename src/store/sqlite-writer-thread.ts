@@ -1,19 +1,19 @@
 // The thread that owns the SQLite write connection. Each batch is one transaction and one
 // fsync (synchronous=FULL); the commit blocks this thread, never the event loop that serves
-// requests. Rows are applied in order, so two creates of one id in a batch meet exactly as
-// they would one after the other.
+// requests. Writes are applied in order, so two writes of one id in a batch meet exactly as
+// they would one after the other. What a write does is its entry in sqlite-writes.ts.
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { configureWriterConnection } from "./sqlite-connection.ts";
 import { fileIdentity } from "./sqlite-file.ts";
 import {
-  type BatchColumns,
-  type BatchOutcomes,
   FILE_MOVED_CODE,
   type FromWriter,
   type ToWriter,
   type WriterData,
 } from "./sqlite-writer-protocol.ts";
+import { sqliteWrites } from "./sqlite-writes.ts";
+import type { Write } from "./writes.ts";
 
 const port = parentPort;
 if (port === null) throw new Error("sqlite-writer-thread.ts runs only as a worker thread");
@@ -27,7 +27,7 @@ const codeOf = (error: unknown): string | undefined => {
 
 interface Connection {
   db: Database.Database;
-  apply: (batch: BatchColumns) => BatchOutcomes;
+  apply: (writes: readonly Write[]) => unknown[];
   probe: () => void;
 }
 
@@ -57,32 +57,16 @@ function open(): Connection {
   try {
     // The main thread created and migrated the file in WAL mode; the rest is per connection.
     configureWriterConnection(db);
-    const insert = db.prepare<[bigint, string, string | null]>(
-      "INSERT INTO plants (id, name, tag) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING",
+    const run = Object.fromEntries(
+      Object.entries(sqliteWrites).map(([name, prepare]) => [name, prepare(db)]),
+    ) as Record<string, (args: unknown) => unknown>;
+    const transaction = db.transaction((writes: readonly Write[]) =>
+      writes.map(({ name, args }) => {
+        const write = run[name];
+        if (write === undefined) throw new Error(`no SQLite write named ${name}`);
+        return write(args);
+      }),
     );
-    const select = db.prepare<[bigint], { name: string; tag: string | null }>(
-      "SELECT name, tag FROM plants WHERE id = ?",
-    );
-    const remove = db.prepare<[bigint]>("DELETE FROM plants WHERE id = ?");
-    const transaction = db.transaction((batch: BatchColumns): BatchOutcomes => {
-      const { ids, deletes, names, tags } = batch;
-      const changed = new Uint8Array(ids.length);
-      const stored: BatchOutcomes["stored"] = [];
-      for (const [index, id] of ids.entries()) {
-        if (deletes[index] === 1) {
-          changed[index] = remove.run(id).changes === 1 ? 1 : 0;
-          continue;
-        }
-        if (insert.run(id, names[index] ?? "", tags[index] ?? null).changes === 1) {
-          changed[index] = 1;
-          continue;
-        }
-        const existing = select.get(id);
-        if (existing === undefined) throw new Error(`plant ${id} vanished after a conflict`);
-        stored.push([index, existing.name, existing.tag]);
-      }
-      return { changed, stored };
-    });
     const touch = db.prepare<[number]>(
       "INSERT INTO plantstore_probe (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at",
     );
@@ -121,13 +105,10 @@ if (connection !== undefined) {
     try {
       if (message.kind === "probe") {
         probe();
-        send({ kind: "probed", seq: message.seq });
+        send({ kind: "done", seq: message.seq, results: [] });
         return;
       }
-      const outcomes = apply(message);
-      port.postMessage({ kind: "done", seq: message.seq, ...outcomes } satisfies FromWriter, [
-        outcomes.changed.buffer,
-      ]);
+      send({ kind: "done", seq: message.seq, results: apply(message.writes) });
     } catch (error) {
       send({ kind: "failed", seq: message.seq, code: codeOf(error), message: String(error) });
     }

@@ -2,21 +2,14 @@
 // the first write, taking batches and probes in order (a probe waits behind the batch being
 // committed), restarted if it ever dies.
 import { Worker } from "node:worker_threads";
-import type { DeleteOutcome, RowOutcome } from "./batch-outcome.ts";
 import { sqliteStoreError } from "./sqlite-errors.ts";
-import {
-  type FromWriter,
-  fromOutcomes,
-  type PlantWrite,
-  type ToWriter,
-  toColumns,
-  type WriterData,
-} from "./sqlite-writer-protocol.ts";
+import type { FromWriter, ToWriter, WriterData } from "./sqlite-writer-protocol.ts";
 import { StoreUnavailableError } from "./store.ts";
+import type { Write } from "./writes.ts";
 
 export interface SqliteWriter {
-  /** Applies the writes in order, in one transaction; one outcome per write. */
-  write(writes: readonly PlantWrite[]): Promise<readonly (RowOutcome | DeleteOutcome)[]>;
+  /** Applies the writes in order, in one transaction; one result per write. */
+  write(writes: readonly Write[]): Promise<readonly unknown[]>;
   /** A test write that commits (one row of plantstore_probe); rejects as a write would. */
   probe(): Promise<void>;
   /** Starts the thread if need be; resolves once it holds an open connection, else rejects. */
@@ -26,12 +19,10 @@ export interface SqliteWriter {
 
 const THREAD_ENTRY = new URL("./sqlite-writer-thread.mjs", import.meta.url);
 
-type Outcomes = readonly (RowOutcome | DeleteOutcome)[];
+type Results = readonly unknown[];
 
 interface Pending {
-  /** Which writes of the batch were deletes (kept here: the columns sent are transferred). */
-  deletes: Uint8Array;
-  resolve: (outcomes: Outcomes) => void;
+  resolve: (results: Results) => void;
   reject: (error: unknown) => void;
 }
 
@@ -73,8 +64,7 @@ export function createSqliteWriter(data: WriterData): SqliteWriter {
       } else {
         const waiting = pending.get(message.seq);
         pending.delete(message.seq);
-        if (message.kind === "done") waiting?.resolve(fromOutcomes(waiting.deletes, message));
-        else if (message.kind === "probed") waiting?.resolve([]);
+        if (message.kind === "done") waiting?.resolve(message.results);
         else waiting?.reject(writeError(message.code, message.message));
       }
     });
@@ -88,29 +78,20 @@ export function createSqliteWriter(data: WriterData): SqliteWriter {
   };
 
   /** Sends one message that the thread answers by its seq, and waits for that answer. */
-  const ask = (
-    message: (seq: number) => ToWriter,
-    transfer: (sent: ToWriter) => ArrayBuffer[] = () => [],
-    deletes: Uint8Array = new Uint8Array(0),
-  ): Promise<Outcomes> => {
+  const ask = (message: (seq: number) => ToWriter): Promise<Results> => {
     if (closed) return Promise.reject(new StoreUnavailableError("the store is closed"));
     running ??= start();
     const { thread, pending } = running;
     const sent = message(++seq);
     return new Promise((resolve, reject) => {
-      pending.set(seq, { deletes, resolve, reject });
-      thread.postMessage(sent, transfer(sent));
+      pending.set(seq, { resolve, reject });
+      thread.postMessage(sent);
     });
   };
 
   return {
     write(writes) {
-      const columns = toColumns(writes);
-      return ask(
-        (id) => ({ kind: "batch", seq: id, ...columns }),
-        () => [columns.ids.buffer],
-        columns.deletes,
-      );
+      return ask((id) => ({ kind: "batch", seq: id, writes }));
     },
     async probe() {
       await ask((id) => ({ kind: "probe", seq: id }));

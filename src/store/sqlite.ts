@@ -1,27 +1,19 @@
-// PlantStore and TokenStore on an SQLite file (better-sqlite3). Creates go to a thread that
-// owns the write connection and commits them in batches (group commit, sqlite-writer.ts);
-// deletes go the same way, in order with them. Reads and tokens use this thread's connection
+// PlantStore and TokenStore on an SQLite file (better-sqlite3). Writes go to a thread that
+// owns the write connection and commits them in batches (group commit: the write path of
+// writes.ts, the thread of sqlite-writer.ts). Reads and tokens use this thread's connection
 // (WAL: a read sees the last commit and never waits for a write). Several processes may share
 // the file (WAL, busy timeout).
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
-import {
-  type DeleteOutcome,
-  type RowOutcome,
-  resultOf,
-  toPlant,
-  toStoredPlant,
-} from "./batch-outcome.ts";
-import { createBatcher } from "./batcher.ts";
 import { createFaultLatch } from "./fault-latch.ts";
+import { resultOf, toPlant, toStoredPlant } from "./rows.ts";
 import { configureConnection } from "./sqlite-connection.ts";
 import { sqliteStoreError } from "./sqlite-errors.ts";
 import { assertSameFile, fileIdentity } from "./sqlite-file.ts";
 import { migrateSqlite } from "./sqlite-migrations.ts";
 import { createSqliteTokenStore } from "./sqlite-tokens.ts";
 import { createSqliteWriter } from "./sqlite-writer.ts";
-import type { PlantWrite } from "./sqlite-writer-protocol.ts";
 import {
   type CreateResult,
   type MigrationResult,
@@ -29,8 +21,8 @@ import {
   type Plant,
   type Store,
   StoreUnavailableError,
-  storableOrRefusal,
 } from "./store.ts";
+import { createWritePath } from "./writes.ts";
 
 interface Row {
   name: string;
@@ -70,16 +62,13 @@ export function openSqliteStore(path: string): Store {
   const { db, schema, identity } = openSqliteDatabase(path);
   const writer = createSqliteWriter({ path, fileIdentity: identity });
   const faults = createFaultLatch();
-  const batcher = createBatcher<PlantWrite, RowOutcome | DeleteOutcome>({
+  const writes = createWritePath({
     // Watched per batch, not per write: every write of a batch shares its commit's outcome.
-    write: (writes) => faults.watch(() => writer.write(writes)),
+    execute: (batch) => faults.watch(() => writer.write(batch)),
     // One batch at the write thread at a time: what arrives while it commits queues here and
     // goes out as the next batch (up to MAX_BATCH), sharing one fsync and the pages it
-    // rewrites. With a second batch waiting at the thread the batches were smaller and a create
-    // cost about 4.5% more CPU, paired, on two machines; the round trip it saved between
-    // commits did not show in req/s or p99 alone, on one core or two, though those runs could
-    // not resolve less than about 10% (BENCHMARKS.md, ninth, eighteenth and nineteenth
-    // sessions). Four ahead were slower still.
+    // rewrites; with a second batch waiting at the thread the batches were smaller and a create
+    // cost about 4.5% more CPU (BENCHMARKS.md, "Group commit").
     maxInFlight: 1,
     maxBatch: MAX_BATCH,
   });
@@ -107,16 +96,9 @@ export function openSqliteStore(path: string): Store {
   };
 
   return {
-    // Not async: the batch's own promise, continued, is the answer (a layer less per create).
     create(plant: NewPlant): Promise<CreateResult> {
-      const wanted: Plant = toPlant({ name: plant.name, tag: plant.tag ?? null });
-      const refused = storableOrRefusal(wanted);
-      if (refused !== undefined) return refused;
       const row = { id: plant.id, name: plant.name, tag: plant.tag ?? null };
-      return batcher.submit(row).then((outcome) => {
-        if ("deleted" in outcome) throw new Error("a create was answered as a delete");
-        return resultOf(wanted, outcome);
-      });
+      return writes.run("createPlant", row).then((outcome) => resultOf(row, outcome));
     },
     async get(id) {
       return asStoreErrors(() => read(id));
@@ -128,9 +110,7 @@ export function openSqliteStore(path: string): Store {
       return rows.map(([id, name, tag]) => toStoredPlant({ id, name, tag }));
     },
     async delete(id) {
-      const outcome = await batcher.submit({ id, delete: true });
-      if (!("deleted" in outcome)) throw new Error("a delete was answered as a create");
-      return outcome.deleted;
+      return (await writes.run("deletePlant", { id })).outcome === "deleted";
     },
     async ping() {
       try {
@@ -152,8 +132,9 @@ export function openSqliteStore(path: string): Store {
       const checkpoint = Number(db.pragma("wal_autocheckpoint", { simple: true }));
       return `sqlite ${path} (schema version ${schema.to}, journal_mode=${journal}, synchronous=${synchronous ?? "unknown"}, wal_autocheckpoint=${checkpoint})`;
     },
+    observeWrites: (observer) => writes.observe(observer),
     async close() {
-      await batcher.drain();
+      await writes.drain();
       await writer.close();
       db.close();
     },

@@ -1,5 +1,6 @@
 // The storage interface every engine implements; handlers depend on nothing else.
 import type { TokenStore } from "./tokens.ts";
+import type { WriteObserver } from "./writes.ts";
 
 export interface Plant {
   name: string;
@@ -44,6 +45,8 @@ export interface PlantStore {
    * StoreUnavailableError otherwise. For readiness probes (GET /readyz).
    */
   ping(): Promise<void>;
+  /** Adds an observer of every write (metrics); returns what removes it. */
+  observeWrites(observer: WriteObserver): () => void;
   /** Engine, location and durability settings as in effect, for the start-up log line. */
   describe(): string;
   close(): Promise<void>;
@@ -96,14 +99,15 @@ export class SchemaTooNewError extends Error {
 export const samePlant = (a: Plant, b: Plant): boolean => a.name === b.name && a.tag === b.tag;
 
 /**
- * Text every engine can keep exactly. UTF-8 has no encoding for a lone UTF-16 surrogate
- * (JSON "\ud800" decodes to one), and PostgreSQL text cannot hold NUL. SQLite could keep
- * NUL, but every engine refuses it alike so a plant accepted on one is accepted on all.
+ * Text every engine can keep exactly, in each string member of a write's arguments. UTF-8 has
+ * no encoding for a lone UTF-16 surrogate (JSON "\ud800" decodes to one), and PostgreSQL text
+ * cannot hold NUL. SQLite could keep NUL, but every engine refuses it alike so a value accepted
+ * on one is accepted on all.
  */
-export function assertStorableText(plant: Plant): void {
-  // for...in rather than Object.entries: no list of pairs on every create.
-  for (const field in plant) {
-    const value: unknown = plant[field as keyof Plant];
+export function assertStorableText(values: Readonly<Record<string, unknown>>): void {
+  // for...in rather than Object.entries: no list of pairs on every write.
+  for (const field in values) {
+    const value = values[field];
     if (typeof value !== "string") continue;
     if (!value.isWellFormed()) {
       throw new UnstorableValueError(
@@ -115,18 +119,5 @@ export function assertStorableText(plant: Plant): void {
         `${field} contains a NUL character (\\u0000), which cannot be stored exactly`,
       );
     }
-  }
-}
-
-/**
- * assertStorableText's refusal as a store's create gives it, a rejected promise; undefined
- * when the plant can be stored. For a create that is not async, so it never throws instead.
- */
-export function storableOrRefusal(plant: Plant): Promise<never> | undefined {
-  try {
-    assertStorableText(plant);
-    return undefined;
-  } catch (error) {
-    return Promise.reject(error);
   }
 }

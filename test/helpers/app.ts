@@ -21,7 +21,7 @@ export interface TestApp {
 /** Authentication beyond the two static test tokens and the store's managed tokens, and
  * operating settings changed from their defaults. */
 export type TestAppOptions = Partial<Pick<AuthenticatorOptions, "jwt" | "managed">> &
-  Pick<AppOptions, "onAuthFailure" | "publicUrl" | "referencePipeline"> & {
+  Pick<AppOptions, "onAuthFailure" | "publicUrl"> & {
     ops?: Partial<OpsConfig>;
   };
 
@@ -44,9 +44,6 @@ export async function createTestApp(
       }),
     ...(options.onAuthFailure === undefined ? {} : { onAuthFailure: options.onAuthFailure }),
     ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
-    ...(options.referencePipeline === undefined
-      ? {}
-      : { referencePipeline: options.referencePipeline }),
     ops: { ...defaultOpsConfig(), ...options.ops },
     ...(logLines === undefined
       ? { logLevel: "silent" }

@@ -112,7 +112,9 @@ export function createContractChecker(): (exchange: Exchange) => string[] {
           router.matchOperation({ method: op.method, path, headers: {} })?.operationId ===
           op.operationId,
       );
-    const operation = onPath.find((op) => op.method.toUpperCase() === method?.toUpperCase());
+    // HEAD is answered wherever GET is, as GET is, without the body (the info description).
+    const asMethod = method?.toUpperCase() === "HEAD" ? "GET" : method?.toUpperCase();
+    const operation = onPath.find((op) => op.method.toUpperCase() === asMethod);
     if (operation !== undefined) {
       const op = doc.paths[operation.path]?.[operation.method] as OperationObject;
       const response = op.responses[String(status)] ?? op.responses["default"];

@@ -77,12 +77,16 @@ export function documentedOperations(): DocumentedOperation[] {
   );
 }
 
-/** Each documented path (concrete) with the methods the document has on it, sorted. */
+/**
+ * Each documented path (concrete) with the methods the server answers on it, sorted: the
+ * document's, and HEAD wherever it has GET (RFC 9110 §9.3.2).
+ */
 export function documentedPaths(): { template: string; path: string; methods: string[] }[] {
   const byTemplate = new Map<string, { template: string; path: string; methods: string[] }>();
   for (const { template, path, method } of documentedOperations()) {
     const entry = byTemplate.get(template) ?? { template, path, methods: [] };
     entry.methods.push(method);
+    if (method === "GET") entry.methods.push("HEAD");
     byTemplate.set(template, entry);
   }
   return [...byTemplate.values()].map((entry) => ({ ...entry, methods: entry.methods.sort() }));

@@ -28,11 +28,11 @@ describe.each(storeEngines)("probes ($name)", (engine) => {
   );
 
   it.each(["/healthz", "/readyz", "/metrics"])(
-    "when %s is asked with another method, then 405 with Allow: GET",
+    "when %s is asked with another method, then 405 with Allow: GET, HEAD",
     async (url) => {
       const res = await app().app.inject({ method: "POST", url, headers: AUTH });
-      expectError(res, 405, /use GET/);
-      expect(res.headers.allow).toBe("GET");
+      expectError(res, 405, /use GET, HEAD$/);
+      expect(res.headers.allow).toBe("GET, HEAD");
     },
   );
 

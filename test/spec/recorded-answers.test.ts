@@ -65,6 +65,8 @@ interface Probe {
 
 interface Recorded {
   what: string;
+  /** Why test/helpers/contract.ts finds the answer undocumented, if it does. */
+  undocumented?: string;
   status: number;
   headers: Record<string, unknown>;
   body?: string;
@@ -476,15 +478,18 @@ describe("the answers to every probe, against those recorded", () => {
       ...(probe.payload === undefined ? {} : { payload: probe.payload }),
     };
     let res: LightMyRequestResponse;
+    let undocumented: string | undefined;
     try {
       res = await test.app.inject(options);
     } catch (error) {
-      // An answer the document does not describe is recorded as it is, and its check fails below.
-      const { response } = error as Error & { response?: LightMyRequestResponse };
+      // An answer the document does not describe is recorded as it is, with why.
+      const { response, message } = error as Error & { response?: LightMyRequestResponse };
       if (response === undefined) throw error;
       res = response;
+      undocumented = message;
     }
-    return recorded(what, res.statusCode, res.headers, res.rawPayload, n === last);
+    const answer = recorded(what, res.statusCode, res.headers, res.rawPayload, n === last);
+    return undocumented === undefined ? answer : { ...answer, undocumented };
   }
 
   it("when every probe is sent in order, then each answer is the one recorded", async () => {

@@ -3,9 +3,13 @@
 // defaults) are read exactly, whatever they are called, on the server and in the client.
 import { describe, expect, it } from "vitest";
 import { fromJson } from "../../src/client/exact-json.ts";
-import { interpretBody } from "../../src/http/body.ts";
+import { type BodyHeaders, type BodyShape, exactBody, parseBody } from "../../src/http/body.ts";
 import { EVERY_ITEM, int64Locations } from "../../src/openapi/int64-locations.ts";
 import { parameterReader } from "../../src/openapi/parameters.ts";
+
+/** The body as the server reads it for an operation of `shape`. */
+const interpretBody = (headers: BodyHeaders, raw: Buffer, shape: BodyShape) =>
+  exactBody(parseBody(headers, raw), shape);
 
 const INT64 = { type: "integer", format: "int64" };
 const schema = {
@@ -35,6 +39,7 @@ describe("int64 locations from any schema", () => {
     const body = interpretBody({ "content-type": "application/json" }, Buffer.from(text), {
       int64: int64Locations(schema),
       described: "a JSON object",
+      required: true,
     });
     expect(body.ok && body.typed).toEqual({
       serial: 9223372036854775807n,
@@ -49,7 +54,7 @@ describe("int64 locations from any schema", () => {
     const body = interpretBody(
       { "content-type": "application/json" },
       Buffer.from('{"batches":[{"code":1},{"code":9223372036854775808}]}'),
-      { int64: int64Locations(schema), described: "a JSON object" },
+      { int64: int64Locations(schema), described: "a JSON object", required: true },
     );
     const forValidation = body.ok
       ? (body.forValidation as { batches: { code: number }[] })
@@ -66,6 +71,7 @@ describe("int64 locations from any schema", () => {
     const body = interpretBody({ "content-type": "application/json" }, Buffer.from(text), {
       int64: int64Locations(schema),
       described: "a JSON object",
+      required: true,
     });
     if (!body.ok) throw new Error(body.problem.message);
     const typed = body.typed as { count: number; batches: { code: bigint }[] };

@@ -1,0 +1,65 @@
+// The request target (RFC 9112 §3.2) as received: origin-form (`/plants?limit=2`), or
+// absolute-form from a proxy (`http://host/plants`). Read in one pass, no patterns.
+
+/** The path, as sent: no scheme and authority, no query; no dot-segment or %XX normalisation. */
+export function targetPath(target: string): string {
+  const rest = target.startsWith("/") ? target : afterAuthority(target);
+  const query = rest.indexOf("?");
+  return query === -1 ? rest : rest.slice(0, query);
+}
+
+/**
+ * Why the target is not one to serve, or undefined: a fragment has no place in a request
+ * (RFC 9112 §3.2), and userinfo in an http URI is to be treated as an error (RFC 9110 §4.2.4).
+ */
+export function targetProblem(target: string): string | undefined {
+  if (target.includes("#")) return "the request target is not valid: it has a fragment (#)";
+  if (!target.startsWith("/") && authorityOf(target).includes("@")) {
+    return "the request target is not valid: it has userinfo (user@)";
+  }
+  return undefined;
+}
+
+/**
+ * The target as logged: the path and the names of the query's parameters, never a value (a
+ * query can carry `access_token=`), a fragment or userinfo. An item without `=` may be a bare
+ * secret rather than a name, so it is not written either.
+ */
+export function loggedTarget(target: string): string {
+  const fragment = target.indexOf("#");
+  const cut = fragment === -1 ? target : target.slice(0, fragment);
+  const path = targetPath(cut);
+  const query = cut.indexOf("?");
+  if (query === -1) return path;
+  const names = cut
+    .slice(query + 1)
+    .split("&")
+    .map((pair) => {
+      const equals = pair.indexOf("=");
+      return equals === -1 ? "…" : `${pair.slice(0, Math.min(equals, MAX_LOGGED_NAME))}=…`;
+    });
+  return `${path}?${names.join("&")}`;
+}
+
+const SCHEME_END = "://";
+// Longer names are cut: a name is there to tell parameters apart, not to carry data.
+const MAX_LOGGED_NAME = 64;
+
+/** The authority of an absolute-form target; empty for any other. */
+function authorityOf(target: string): string {
+  const at = target.indexOf(SCHEME_END);
+  if (at === -1) return "";
+  const from = at + SCHEME_END.length;
+  let end = from;
+  while (end < target.length && !"/?#".includes(target[end] ?? "")) end++;
+  return target.slice(from, end);
+}
+
+/** What follows the authority of an absolute-form target, starting with "/". */
+function afterAuthority(target: string): string {
+  const at = target.indexOf(SCHEME_END);
+  if (at === -1) return target;
+  const from = at + SCHEME_END.length + authorityOf(target).length;
+  const rest = target.slice(from);
+  return rest.startsWith("/") ? rest : `/${rest}`;
+}

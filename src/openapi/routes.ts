@@ -1,0 +1,158 @@
+// A Fastify route per operation of the document, built from openapi-backend's list of them:
+// Fastify routes it, and per operation its hooks run in this order —
+//   onRequest      the route's shape (an empty path parameter is no match; a body sent to an
+//                  operation that takes none is refused), then authentication, rate limit and
+//                  scopes (src/openapi/security.ts): all before a byte of the body is read;
+//   preParsing     a declared body over the limit is refused, else `100 Continue` is sent;
+//   (parsing)      the JSON content-type parser (src/http/json-parsers.ts);
+//   preValidation  parameters and body read exactly and checked by openapi-backend's
+//                  compiled validators (src/openapi/inputs.ts);
+//   handler        the operation's typed handler; its answer is written by the serializer
+//                  Fastify compiles from the document's response schema for its status.
+// A request no route takes is answered 404 or 405 as openapi-backend routes it (routing.ts).
+import type {
+  FastifyInstance,
+  FastifyRequest,
+  HTTPMethods,
+  onRequestHookHandler,
+  preParsingHookHandler,
+} from "fastify";
+import type { Operation } from "openapi-backend";
+import { type BodyShape, missingBody } from "../http/body.ts";
+import { Problem } from "../http/errors.ts";
+import { targetPath } from "../http/request-target.ts";
+import type { ApiResponse } from "../http/responses.ts";
+import type { Api } from "./backend.ts";
+import { type Inputs, inputReader } from "./inputs.ts";
+import type { OperationHandlers } from "./operation-types.ts";
+import { literalPartsOf } from "./path-template.ts";
+import { responseSchemas } from "./response-schemas.ts";
+import { routingRefusal } from "./routing.ts";
+import { authenticationFor, type SecurityOptions } from "./security.ts";
+
+export interface RouteOptions {
+  api: Api;
+  handlers: OperationHandlers;
+  security: SecurityOptions;
+  bodyLimit: number;
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** What the operation's handler gets, once read and valid (preValidation). */
+    inputs: Inputs | undefined;
+  }
+  interface FastifyContextConfig {
+    /** The operation a route serves, and whether a path names it as written. */
+    operation?: { id: string; names: (path: string) => boolean };
+  }
+}
+
+/**
+ * The operation a request was routed to, if its route is an operation's and its path names the
+ * operation as the document writes it (path-template.ts); undefined otherwise.
+ */
+export function routedOperationId(request: FastifyRequest): string | undefined {
+  const routed = request.routeOptions.config.operation;
+  return routed?.names(targetPath(request.url)) === true ? routed.id : undefined;
+}
+
+export function addOperationRoutes(app: FastifyInstance, options: RouteOptions): void {
+  const { api, handlers, security, bodyLimit } = options;
+  app.decorateRequest("inputs", undefined);
+  for (const operation of api.operations) {
+    const operationId = operation.operationId as string;
+    const handler = (handlers as unknown as Record<string, OperationHandler | undefined>)[
+      operationId
+    ];
+    if (handler === undefined) throw new Error(`no handler for operation ${operationId}`);
+    const inputs = inputReader(operation, api.validatorsFor(operation));
+    const context = { operation };
+    const authenticate = authenticationFor(operation, security);
+    const names = literalPartsOf(operation.path);
+    app.route({
+      method: operation.method.toUpperCase() as HTTPMethods,
+      url: operation.path.replace(/\{([^{}/]+)\}/g, ":$1"),
+      config: { operation: { id: operationId, names } },
+      bodyLimit,
+      schema: { response: responseSchemas(operation) },
+      onRequest: [
+        routeShape(api, names, inputs.body !== undefined),
+        ...(authenticate === undefined ? [] : [authenticate]),
+      ],
+      ...(inputs.body === undefined ? {} : { preParsing: beforeBody(inputs.body, bodyLimit) }),
+      preValidation: (request, _reply, done) => {
+        const read = inputs.read({
+          params: request.params as Record<string, unknown>,
+          query: request.query as Record<string, unknown>,
+          headers: request.headers,
+          body: request.body as never,
+        });
+        if (!read.ok) return done(new Problem(read.problem.status, read.problem.message));
+        request.inputs = read.typed;
+        done();
+      },
+      // Not async: the handler's own promise, continued, is the answer.
+      handler: (request, reply) =>
+        handler(request.inputs as Inputs, context).then((answer) => {
+          reply.code(answer.status);
+          if (answer.headers !== undefined) reply.headers(answer.headers);
+          if (answer.body === undefined) return reply.send();
+          return reply.type(answer.contentType ?? JSON_TYPE).send(answer.body);
+        }),
+    });
+  }
+}
+
+type OperationHandler = (input: Inputs, context: { operation: Operation }) => Promise<ApiResponse>;
+
+const JSON_TYPE = "application/json; charset=utf-8";
+
+/**
+ * A path the route took that the document's template does not name as written is no match
+ * (path-template.ts). And a body sent to an operation that takes none is refused before
+ * anyone reads it; the connection closes.
+ */
+function routeShape(
+  api: Api,
+  names: (path: string) => boolean,
+  withBody: boolean,
+): onRequestHookHandler {
+  return (request, _reply, done) => {
+    if (!names(targetPath(request.url))) {
+      return done(routingRefusal(api, request.method, request.url));
+    }
+    if (!withBody && hasBody(request.headers)) {
+      return done(new Problem(400, "a request body is not accepted: this operation takes none"));
+    }
+    done();
+  };
+}
+
+/** Whether the request announces a body: a non-zero Content-Length, or any Transfer-Encoding. */
+const hasBody = (headers: Record<string, string | string[] | undefined>): boolean =>
+  headers["transfer-encoding"] !== undefined ||
+  (headers["content-length"] !== undefined && headers["content-length"] !== "0");
+
+/**
+ * Before a body is read: none sent where one is required is a 400 whatever its Content-Type
+ * says, and a declared length over the limit a 413; otherwise a client that waits for
+ * `100 Continue` (Expect) is invited now, once the route and its credentials are accepted.
+ */
+function beforeBody(shape: BodyShape, bodyLimit: number): preParsingHookHandler {
+  return (request, reply, payload, done) => {
+    const declared = Number(request.headers["content-length"]);
+    if (shape.required && !hasBody(request.headers)) {
+      const { status, message } = missingBody(shape);
+      return done(new Problem(status, message));
+    }
+    if (declared > bodyLimit) {
+      return done(new Problem(413, `the request body is larger than ${bodyLimit} bytes`));
+    }
+    const expect = request.headers.expect;
+    if (typeof expect === "string" && expect.toLowerCase() === "100-continue") {
+      reply.raw.writeContinue();
+    }
+    done(null, payload);
+  };
+}

@@ -1,0 +1,63 @@
+// The writes of src/store/writes.ts on PostgreSQL: for each, how a run of them (consecutive
+// writes of one name in a batch) is applied inside the batch's transaction, in as few
+// statements as it can, with one result per write in the order given. Ids travel as text and
+// are cast on the server, so none passes through a double.
+import type { TransactionSql } from "postgres";
+import type { PlantRow, WriteArgs, WriteName, WriteResult } from "./writes.ts";
+
+export type PostgresTransaction = TransactionSql<{ bigint: bigint }>;
+
+type ApplyRun<N extends WriteName> = (
+  tx: PostgresTransaction,
+  run: readonly WriteArgs<N>[],
+) => Promise<WriteResult<N>[]>;
+
+export const postgresWrites: { [N in WriteName]: ApplyRun<N> } = {
+  async createPlant(tx, plants) {
+    // One INSERT for the run; for an id given twice, the first in order is the one inserted and
+    // the later ones meet it, exactly as if they had come one after the other.
+    const ids = plants.map((plant) => String(plant.id));
+    const inserted = await tx<{ id: bigint }[]>`
+      INSERT INTO plants (id, name, tag)
+      SELECT DISTINCT ON (id) id, name, tag
+      FROM unnest(${ids}::int8[], ${plants.map((p) => p.name)}::text[],
+                  ${plants.map((p) => p.tag)}::text[]) WITH ORDINALITY AS t(id, name, tag, n)
+      ORDER BY id, n
+      ON CONFLICT (id) DO NOTHING RETURNING id`;
+    const insertedIds = new Set(inserted.map((row) => String(row.id)));
+    const missing = ids.filter((id) => !insertedIds.has(id));
+    // A statement of its own, so it sees rows other transactions committed after ours began.
+    const stored =
+      missing.length === 0
+        ? []
+        : await tx<PlantRow[]>`
+            SELECT id, name, tag FROM plants WHERE id = ANY(${missing}::int8[])`;
+    const rows = new Map<string, { name: string; tag: string | null }>(
+      stored.map((row) => [String(row.id), row]),
+    );
+    const first = new Set<string>();
+    return plants.map((plant, at) => {
+      const id = ids[at] as string;
+      const isFirst = !first.has(id);
+      first.add(id);
+      if (isFirst && insertedIds.has(id)) {
+        rows.set(id, plant);
+        return { outcome: "created" };
+      }
+      const row = rows.get(id);
+      if (row === undefined) throw new Error(`plant ${id} vanished after a conflict`);
+      const same = row.name === plant.name && row.tag === plant.tag;
+      return { outcome: same ? "replayed" : "conflict", name: row.name, tag: row.tag };
+    });
+  },
+  async deletePlant(tx, deletes) {
+    const ids = deletes.map(({ id }) => String(id));
+    const deleted = new Set(
+      (
+        await tx<{ id: bigint }[]>`DELETE FROM plants WHERE id = ANY(${ids}::int8[]) RETURNING id`
+      ).map((row) => String(row.id)),
+    );
+    // An id given twice is deleted by the first; the later ones find nothing.
+    return ids.map((id) => ({ outcome: deleted.delete(id) ? "deleted" : "absent" }));
+  },
+};

@@ -1,0 +1,29 @@
+// The writes of src/store/writes.ts on SQLite: for each, its statements, prepared once on the
+// write thread's connection, and what it does with one submitted write inside its batch's
+// transaction. The thread runs whatever is listed here by name.
+import type { Database } from "better-sqlite3";
+import type { WriteArgs, WriteName, WriteResult } from "./writes.ts";
+
+type Prepare<N extends WriteName> = (db: Database) => (args: WriteArgs<N>) => WriteResult<N>;
+
+export const sqliteWrites: { [N in WriteName]: Prepare<N> } = {
+  createPlant(db) {
+    const insert = db.prepare<[bigint, string, string | null]>(
+      "INSERT INTO plants (id, name, tag) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING",
+    );
+    const select = db.prepare<[bigint], { name: string; tag: string | null }>(
+      "SELECT name, tag FROM plants WHERE id = ?",
+    );
+    return ({ id, name, tag }) => {
+      if (insert.run(id, name, tag).changes === 1) return { outcome: "created" };
+      const stored = select.get(id);
+      if (stored === undefined) throw new Error(`plant ${id} vanished after a conflict`);
+      const same = stored.name === name && stored.tag === tag;
+      return { outcome: same ? "replayed" : "conflict", name: stored.name, tag: stored.tag };
+    };
+  },
+  deletePlant(db) {
+    const remove = db.prepare<[bigint]>("DELETE FROM plants WHERE id = ?");
+    return ({ id }) => ({ outcome: remove.run(id).changes === 1 ? "deleted" : "absent" });
+  },
+};
