@@ -14,14 +14,13 @@ import { addAnswerHeaders } from "./http/answer-headers.ts";
 import { addBodyParsers } from "./http/body-parsers.ts";
 import { type ConnectionGuard, guardConnections } from "./http/connections.ts";
 import { addCors } from "./http/cors.ts";
-import { addDraining } from "./http/draining.ts";
+import { watchDraining } from "./http/draining.ts";
 import { Problem, parserErrorAnswer, problemAnswer, sendError } from "./http/errors.ts";
-import { exactJson } from "./http/exact-json.ts";
 import { createLogger, type LogStream, OneLinePerRequest } from "./http/logging.ts";
 import { addOverloadGuard } from "./http/overload.ts";
 import { createRateLimits } from "./http/rate-limit.ts";
 import { writeRawResponse } from "./http/raw-response.ts";
-import { checkRequestHead } from "./http/request-checks.ts";
+import { requestGate } from "./http/request-gate.ts";
 import { requestIdFor } from "./http/request-id.ts";
 import { createApi } from "./openapi/backend.ts";
 import { documentMethods, documentResponseHeaders } from "./openapi/document.ts";
@@ -66,7 +65,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     trustProxy: trustProxyOption(ops.trustProxy),
     keepAliveTimeout: ops.keepAliveTimeoutMs,
     http: {
-      // Node would answer a missing Host with a bare 400; checkRequestHead answers it instead.
+      // Node would answer a missing Host with a bare 400; request-checks.ts answers it instead.
       requireHostHeader: false,
       // Slow or stalled requests are answered 408 (by clientErrorHandler), checked this often.
       headersTimeout: ops.headersTimeoutMs,
@@ -95,8 +94,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setErrorHandler((error, request, reply) =>
     sendError(error, request, reply, BODY_LIMIT_BYTES),
   );
-  // Answers without a schema of their own (src/openapi/response-schemas.ts): bigints exact.
-  app.setReplySerializer(exactJson);
 
   const authenticator = await options.authenticator(app.log);
   app.addHook("onClose", () => authenticator.close());
@@ -104,7 +101,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook("onClose", store.observeWrites(metrics.writes));
   app.server.maxConnections = ops.maxConnections;
   // Every header line is collected, so that none can hide a repeated Authorization or
-  // Content-Type past Node's default of 2000 (checkRequestHead refuses over 200 of them).
+  // Content-Type past Node's default of 2000 (request-checks.ts refuses over 200 of them).
   app.server.maxHeadersCount = 0;
   const guard = guardConnections(
     app.server,
@@ -120,21 +117,27 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const api = await createApi();
 
   // ---- every request, in this order ----
-  app.addHook("onRequest", guard.inOrder);
   addRequestMetrics(app, metrics);
   await addCors(app, ops.corsOrigins, {
     methods: documentMethods(api.document),
     responseHeaders: documentResponseHeaders(api.document),
   });
-  addAnswerHeaders(app, addDraining(app), guard);
+  const draining = watchDraining(app);
+  addAnswerHeaders(app, draining, guard);
   await addOverloadGuard(app, ops.maxEventLoopDelayMs);
-  app.addHook("onRequest", checkRequestHead);
-  // A request no operation takes is answered before anything reads its body: 404 or 405.
-  app.addHook("onRequest", (request, _reply, done) => {
-    const unrouted =
-      request.is404 || (request.method === "OPTIONS" && request.routeOptions.url === "*");
-    done(unrouted ? routingRefusal(api, request.method, request.url) : undefined);
-  });
+  app.addHook(
+    "onRequest",
+    requestGate({
+      draining,
+      connections: guard,
+      // No operation's route: Fastify's 404, or the OPTIONS * route @fastify/cors adds for
+      // preflights, taking an OPTIONS that is not one.
+      unrouted: (request) =>
+        request.is404 || (request.method === "OPTIONS" && request.routeOptions.url === "*")
+          ? routingRefusal(api, request.method, request.url)
+          : undefined,
+    }),
+  );
   // ---- then its operation's route ----
   addBodyParsers(app, BODY_LIMIT_BYTES);
   addOperationRoutes(app, {

@@ -27,9 +27,9 @@ export interface ConnectionGuard {
    */
   afterPendingAnswers(socket: Duplex, write: () => void): void;
   /**
-   * An onRequest hook: a request pipelined behind others on its connection waits until they
-   * are answered, unless it and every one of them is safe (RFC 9112 §9.3.2), so that it sees
-   * what they wrote.
+   * Calls `done` once the request may go on: a request pipelined behind others on its
+   * connection waits until they are answered, unless it and every one of them is safe (RFC 9112
+   * §9.3.2), so that it sees what they wrote.
    */
   inOrder(request: FastifyRequest, reply: FastifyReply, done: () => void): void;
   /**

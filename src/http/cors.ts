@@ -1,7 +1,9 @@
 // CORS (@fastify/cors) for the origins in PLANTSTORE_CORS_ORIGINS; none by default. A preflight
 // from an allowed origin is answered 204 with the Access-Control-Allow-* headers; one from any
 // other origin gets a 403 that says why, with no CORS headers. Other requests go on as usual:
-// an OPTIONS that is not a preflight still gets the document's 404 or 405.
+// an OPTIONS that is not a preflight still gets the document's 404 or 405. With no origin
+// configured the plugin is not registered: no answer varies by Origin then, and the plugin
+// builds its options on every request (BENCHMARKS.md, "CORS").
 import cors from "@fastify/cors";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { Problem } from "./errors.ts";
@@ -33,6 +35,7 @@ export async function addCors(
         : `the origin ${request.headers.origin} may not call this server (PLANTSTORE_CORS_ORIGINS)`;
     done(new Problem(403, message));
   });
+  if (origins !== "*" && origins.length === 0) return;
 
   // The options a request gets are chosen from three made once: none for a request from an
   // origin not allowed (or none), and for an allowed one, with or without the preflight answer

@@ -3,18 +3,25 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { Problem } from "./errors.ts";
 
-/** Returns what an answer about to be sent needs while draining (src/http/answer-headers.ts). */
-export function addDraining(app: FastifyInstance): (reply: FastifyReply) => void {
+export interface Draining {
+  /** The 503 for a request that arrives while draining, or undefined. */
+  refusal(): Problem | undefined;
+  /** What an answer about to be sent needs while draining (src/http/answer-headers.ts). */
+  onAnswer(reply: FastifyReply): void;
+}
+
+export function watchDraining(app: FastifyInstance): Draining {
   let closing = false;
   app.addHook("preClose", async () => {
     closing = true;
   });
-  // Hooks on every request take Fastify's callback form: no promise per hook and request.
-  app.addHook("onRequest", (_request, _reply, done) => {
-    if (!closing) return done();
-    done(new Problem(503, "the server is shutting down; retry shortly", { "retry-after": "1" }));
+  const shuttingDown = new Problem(503, "the server is shutting down; retry shortly", {
+    "retry-after": "1",
   });
-  return (reply) => {
-    if (closing) reply.header("connection", "close");
+  return {
+    refusal: () => (closing ? shuttingDown : undefined),
+    onAnswer(reply) {
+      if (closing) reply.header("connection", "close");
+    },
   };
 }

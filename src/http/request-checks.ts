@@ -1,6 +1,6 @@
 // Checks on a request's head that come before routing: a head that cannot be read one way
 // only is refused, whatever it asks for.
-import type { onRequestHookHandler } from "fastify";
+import type { FastifyRequest } from "fastify";
 import { Problem } from "./errors.ts";
 import { targetProblem } from "./request-target.ts";
 
@@ -16,14 +16,14 @@ const SINGLETON_LENGTHS = new Set([...SINGLETON_HEADERS].map((name) => name.leng
  */
 export const MAX_HEADER_LINES = 200;
 
-/** A 400 or 431 for a head that cannot be read unambiguously. */
-export const checkRequestHead: onRequestHookHandler = (request, _reply, done) => {
+/** A 400 or 431 for a head that cannot be read unambiguously, or undefined. */
+export function headProblem(request: FastifyRequest): Problem | undefined {
   const raw = request.raw.rawHeaders;
   if (raw.length / 2 > MAX_HEADER_LINES) {
-    return done(new Problem(431, `the request has more than ${MAX_HEADER_LINES} header lines`));
+    return new Problem(431, `the request has more than ${MAX_HEADER_LINES} header lines`);
   }
   if (request.raw.httpVersion === "1.1" && request.headers.host === undefined) {
-    return done(new Problem(400, "an HTTP/1.1 request needs a Host header"));
+    return new Problem(400, "an HTTP/1.1 request needs a Host header");
   }
   let seen: string[] | undefined;
   for (let i = 0; i < raw.length; i += 2) {
@@ -34,12 +34,9 @@ export const checkRequestHead: onRequestHookHandler = (request, _reply, done) =>
     const name = SINGLETON_HEADERS.has(given) ? given : given.toLowerCase();
     if (!SINGLETON_HEADERS.has(name)) continue;
     seen ??= [];
-    if (seen.includes(name)) {
-      return done(new Problem(400, `the ${name} header appears more than once`));
-    }
+    if (seen.includes(name)) return new Problem(400, `the ${name} header appears more than once`);
     seen.push(name);
   }
   const target = targetProblem(request.url);
-  if (target !== undefined) return done(new Problem(400, target));
-  done();
-};
+  return target === undefined ? undefined : new Problem(400, target);
+}

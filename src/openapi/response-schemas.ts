@@ -1,8 +1,10 @@
 // Each operation's JSON answers as Fastify's route schema `response`, from the document: Fastify
 // compiles a serializer per status (fast-json-stringify), which writes only what the schema
 // declares and an int64 bigint as its exact literal. Annotations that are not JSON Schema
-// (examples, x- extensions) are left out. An answer without a schema here (text, a status the
-// document does not list) is written by the app's exact generic serializer (exact-json.ts).
+// (examples, x- extensions) are left out. A schema that lets an object carry properties it
+// does not declare (the published document's) is not given to Fastify: fast-json-stringify
+// would write the declared ones first, out of the handler's order. An answer with no schema
+// here goes through JSON.stringify, which refuses a bigint: a 500, never a rounded id.
 import type { Operation } from "openapi-backend";
 
 type Schema = Record<string, unknown>;
@@ -18,7 +20,9 @@ export function responseSchemas(operation: Operation): Record<string, Schema> {
     const media = Object.keys(response.content ?? {});
     const schema = response.content?.["application/json"]?.schema;
     // Only an answer that is JSON and nothing else: Fastify picks a schema by status.
-    if (media.length === 1 && schema !== undefined) schemas[status] = plain(schema) as Schema;
+    if (media.length === 1 && schema !== undefined && !freeForm(schema)) {
+      schemas[status] = plain(schema) as Schema;
+    }
   }
   return schemas;
 }
@@ -54,4 +58,22 @@ function plain(schema: unknown, seen = new Map<object, unknown>()): unknown {
     }
   }
   return copy;
+}
+
+/** Whether the schema, anywhere, allows object properties it does not declare. */
+function freeForm(schema: unknown, seen = new Set<object>()): boolean {
+  if (typeof schema !== "object" || schema === null || seen.has(schema)) return false;
+  seen.add(schema);
+  if (Array.isArray(schema)) return schema.some((item) => freeForm(item, seen));
+  const node = schema as Schema;
+  const additional = node["additionalProperties"];
+  if (additional !== undefined && additional !== false) return true;
+  if (node["type"] === "object" && node["properties"] === undefined) return true;
+  return Object.entries(node).some(
+    ([key, value]) =>
+      (SUBSCHEMAS.has(key) || SCHEMA_MAPS.has(key)) &&
+      (SCHEMA_MAPS.has(key) && typeof value === "object" && value !== null
+        ? Object.values(value).some((member) => freeForm(member, seen))
+        : freeForm(value, seen)),
+  );
 }

@@ -39,6 +39,8 @@ export interface RouteOptions {
 
 declare module "fastify" {
   interface FastifyRequest {
+    /** The operation the request was routed to, once its route has accepted the path. */
+    operationId: string | undefined;
     /** What the operation's handler gets, once read and valid (preValidation). */
     inputs: Inputs | undefined;
   }
@@ -49,16 +51,19 @@ declare module "fastify" {
 }
 
 /**
- * The operation a request was routed to, if its route is an operation's and its path names the
+ * The operation a request was routed to: once its route accepted it, or, for a request refused
+ * before its route's first step, if its route is an operation's and its path names the
  * operation as the document writes it (path-template.ts); undefined otherwise.
  */
 export function routedOperationId(request: FastifyRequest): string | undefined {
+  if (request.operationId !== undefined) return request.operationId;
   const routed = request.routeOptions.config.operation;
   return routed?.names(targetPath(request.url)) === true ? routed.id : undefined;
 }
 
 export function addOperationRoutes(app: FastifyInstance, options: RouteOptions): void {
   const { api, handlers, security, bodyLimit } = options;
+  app.decorateRequest("operationId", undefined);
   app.decorateRequest("inputs", undefined);
   for (const operation of api.operations) {
     const operationId = operation.operationId as string;
@@ -76,10 +81,7 @@ export function addOperationRoutes(app: FastifyInstance, options: RouteOptions):
       config: { operation: { id: operationId, names } },
       bodyLimit,
       schema: { response: responseSchemas(operation) },
-      onRequest: [
-        routeShape(api, names, inputs.body !== undefined),
-        ...(authenticate === undefined ? [] : [authenticate]),
-      ],
+      onRequest: routeShape(api, operationId, names, inputs.body !== undefined, authenticate),
       ...(inputs.body === undefined ? {} : { preParsing: beforeBody(inputs.body, bodyLimit) }),
       preValidation: (request, _reply, done) => {
         const read = inputs.read({
@@ -109,23 +111,28 @@ type OperationHandler = (input: Inputs, context: { operation: Operation }) => Pr
 const JSON_TYPE = "application/json; charset=utf-8";
 
 /**
- * A path the route took that the document's template does not name as written is no match
- * (path-template.ts). And a body sent to an operation that takes none is refused before
- * anyone reads it; the connection closes.
+ * The route's first step: a path the route took that the document's template does not name as
+ * written is no match (path-template.ts), and a body sent to an operation that takes none is
+ * refused before anyone reads it (the connection closes); then the operation's
+ * authentication, in the same hook.
  */
 function routeShape(
   api: Api,
+  operationId: string,
   names: (path: string) => boolean,
   withBody: boolean,
+  authenticate: onRequestHookHandler | undefined,
 ): onRequestHookHandler {
-  return (request, _reply, done) => {
+  return function (this: FastifyInstance, request, reply, done) {
     if (!names(targetPath(request.url))) {
       return done(routingRefusal(api, request.method, request.url));
     }
+    request.operationId = operationId;
     if (!withBody && hasBody(request.headers)) {
       return done(new Problem(400, "a request body is not accepted: this operation takes none"));
     }
-    done();
+    if (authenticate === undefined) return done();
+    authenticate.call(this, request, reply, done);
   };
 }
 

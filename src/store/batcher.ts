@@ -32,7 +32,9 @@ interface Waiting<In, Out> {
 }
 
 export function createBatcher<In, Out>(options: BatcherOptions<In, Out>): Batcher<In, Out> {
-  const { write, maxInFlight, maxBatch, keyOf } = options;
+  const { write, maxInFlight, maxBatch } = options;
+  // With one batch committing at a time, order needs no keys.
+  const keyOf = maxInFlight > 1 ? options.keyOf : undefined;
   let queue: Waiting<In, Out>[] = [];
   /** Keys of the items in batches now committing, with how many batches hold each. */
   const committing = new Map<string, number>();
