@@ -1,5 +1,6 @@
-// Writes generated/plants.ts from openapi/plants.yaml with openapi-typescript.
-// `--check` writes nothing and exits 1 when the committed file is stale.
+// Writes generated/plants.ts from openapi/plants.yaml with openapi-typescript, and the README's
+// table of settings from src/settings.ts. `--check` writes nothing and exits 1 when either is
+// stale.
 import { readFile, writeFile } from "node:fs/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
@@ -7,6 +8,7 @@ import ts from "typescript";
 import { parse } from "yaml";
 import { HTTP_METHODS } from "../src/openapi/document.ts";
 import { EVERY_ITEM, int64Locations, type LocationStep } from "../src/openapi/int64-locations.ts";
+import { settingsMarkdown } from "../src/ops/settings-table.ts";
 
 const specUrl = new URL("../openapi/plants.yaml", import.meta.url);
 export const generatedPath = fileURLToPath(new URL("../generated/plants.ts", import.meta.url));
@@ -158,18 +160,36 @@ function renderDefaulted(document: Document): string {
   ].join("\n");
 }
 
-async function main(): Promise<void> {
-  const rendered = await renderTypes();
-  if (process.argv.includes("--check")) {
-    const current = await readFile(generatedPath, "utf8").catch(() => "");
-    if (current !== rendered) {
-      console.error("generated/plants.ts is stale: run `npm run generate`");
-      process.exit(1);
-    }
-    return;
+export const readmePath = fileURLToPath(new URL("../README.md", import.meta.url));
+const SETTINGS_START = "<!-- settings: written from src/settings.ts by npm run generate -->";
+const SETTINGS_END = "<!-- end of settings -->";
+
+/** The README with its table of settings as src/settings.ts makes it. */
+export function renderReadme(readme: string): string {
+  const start = readme.indexOf(SETTINGS_START);
+  const end = readme.indexOf(SETTINGS_END);
+  if (start === -1 || end < start) {
+    throw new Error(`README.md has no ${SETTINGS_START} … ${SETTINGS_END} section`);
   }
-  await writeFile(generatedPath, rendered);
-  console.log(`wrote ${generatedPath}`);
+  return `${readme.slice(0, start)}${SETTINGS_START}\n${settingsMarkdown()}\n${readme.slice(end)}`;
+}
+
+async function main(): Promise<void> {
+  const outputs = [
+    { path: generatedPath, rendered: await renderTypes() },
+    { path: readmePath, rendered: renderReadme(await readFile(readmePath, "utf8")) },
+  ];
+  for (const { path, rendered } of outputs) {
+    const current = await readFile(path, "utf8").catch(() => "");
+    if (current === rendered) continue;
+    if (process.argv.includes("--check")) {
+      console.error(`${path} is stale: run \`npm run generate\``);
+      process.exitCode = 1;
+      continue;
+    }
+    await writeFile(path, rendered);
+    console.log(`wrote ${path}`);
+  }
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

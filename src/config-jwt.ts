@@ -1,8 +1,26 @@
-// The PLANTSTORE_JWT_* settings: issuer, audience, exactly one key source, the accepted
-// algorithms (never "none", never HMAC next to public-key algorithms) and the clock skew.
+// The PLANTSTORE_JWT_* settings together: issuer, audience, exactly one key source, the
+// accepted algorithms (never "none", never HMAC next to public-key algorithms) and the clock
+// skew. Any of them set turns JWTs on.
 import { isAbsolute, resolve } from "node:path";
-import type { JwtConfig, JwtKeySource } from "./config.ts";
 import { ConfigError } from "./config-error.ts";
+import { SETTINGS, type SettingValues } from "./settings.ts";
+
+/** Where the keys that sign accepted JWTs come from. */
+export type JwtKeySource =
+  | { kind: "jwks-file"; path: string }
+  | { kind: "jwks-url"; url: string }
+  | { kind: "public-key-file"; path: string }
+  | { kind: "hs256-secret"; secret: string };
+
+export interface JwtConfig {
+  issuer: string;
+  audience: string;
+  keySource: JwtKeySource;
+  /** JWS algorithms accepted; never "none", never HMAC mixed with public-key ones. */
+  algorithms: readonly string[];
+  /** Leeway for exp and nbf, in seconds. */
+  clockSkewSeconds: number;
+}
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -13,8 +31,6 @@ const PUBLIC_KEY = [
 ];
 const DEFAULT_PUBLIC_KEY_ALGORITHMS = ["RS256", "ES256", "PS256", "EdDSA"];
 const MIN_SECRET_BYTES = 32;
-const DEFAULT_CLOCK_SKEW_S = "30";
-const MAX_CLOCK_SKEW_S = 600;
 
 const SOURCES = [
   "PLANTSTORE_JWT_JWKS_FILE",
@@ -23,38 +39,38 @@ const SOURCES = [
   "PLANTSTORE_JWT_HS256_SECRET",
 ] as const;
 
-export function parseJwt(env: Env, cwd: string): JwtConfig | undefined {
-  const given = Object.keys(env).filter(
+export function parseJwt(s: SettingValues, env: Env, cwd: string): JwtConfig | undefined {
+  const given = Object.keys(SETTINGS).some(
     (name) => name.startsWith("PLANTSTORE_JWT_") && env[name] !== undefined,
   );
-  if (given.length === 0) return undefined;
-  const keySource = parseKeySource(env, cwd);
+  if (!given) return undefined;
+  const keySource = parseKeySource(s, cwd);
   return {
-    issuer: required(env, "PLANTSTORE_JWT_ISSUER"),
-    audience: required(env, "PLANTSTORE_JWT_AUDIENCE"),
+    issuer: required(s.PLANTSTORE_JWT_ISSUER, "PLANTSTORE_JWT_ISSUER"),
+    audience: required(s.PLANTSTORE_JWT_AUDIENCE, "PLANTSTORE_JWT_AUDIENCE"),
     keySource,
-    algorithms: parseAlgorithms(env["PLANTSTORE_JWT_ALGORITHMS"], keySource),
-    clockSkewSeconds: parseClockSkew(env["PLANTSTORE_JWT_CLOCK_SKEW_S"] ?? DEFAULT_CLOCK_SKEW_S),
+    algorithms: parseAlgorithms(s.PLANTSTORE_JWT_ALGORITHMS, keySource),
+    clockSkewSeconds: s.PLANTSTORE_JWT_CLOCK_SKEW_S,
   };
 }
 
-function required(env: Env, name: string): string {
-  const value = env[name]?.trim() ?? "";
+function required(raw: string | undefined, name: string): string {
+  const value = raw?.trim() ?? "";
   if (value === "") {
     throw new ConfigError(`${name} must be set when PLANTSTORE_JWT_* settings are given`);
   }
   return value;
 }
 
-function parseKeySource(env: Env, cwd: string): JwtKeySource {
-  const set = SOURCES.filter((name) => (env[name]?.trim() ?? "") !== "");
+function parseKeySource(s: SettingValues, cwd: string): JwtKeySource {
+  const set = SOURCES.filter((name) => (s[name]?.trim() ?? "") !== "");
   const [name] = set;
   if (name === undefined || set.length > 1) {
     throw new ConfigError(
       `exactly one of ${SOURCES.join(", ")} must be set for JWT authentication, got ${set.length === 0 ? "none" : set.join(" and ")}`,
     );
   }
-  const raw = env[name] ?? "";
+  const raw = s[name] ?? "";
   const path = (value: string) => (isAbsolute(value) ? value : resolve(cwd, value));
   switch (name) {
     case "PLANTSTORE_JWT_JWKS_FILE":
@@ -120,14 +136,4 @@ function parseAlgorithms(raw: string | undefined, source: JwtKeySource): readonl
     );
   }
   return algorithms;
-}
-
-function parseClockSkew(raw: string): number {
-  const value = /^\d{1,4}$/.test(raw.trim()) ? Number(raw.trim()) : Number.NaN;
-  if (!(value >= 0 && value <= MAX_CLOCK_SKEW_S)) {
-    throw new ConfigError(
-      `PLANTSTORE_JWT_CLOCK_SKEW_S must be a whole number of seconds from 0 to ${MAX_CLOCK_SKEW_S}, got "${raw}"`,
-    );
-  }
-  return value;
 }

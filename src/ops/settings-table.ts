@@ -1,6 +1,6 @@
 // `npm start -- --help` and `--print-config`: every setting with its default and the value in
 // effect, secrets masked, so a deployment can be checked without reading code or starting it.
-import { redactUrl, SETTINGS, type SettingInfo } from "../config.ts";
+import { redactUrl, SETTINGS, type Setting } from "../settings.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -15,7 +15,12 @@ Settings come from environment variables only (README: Configuration, Operating)
 export function settingsTable(env: Env): string {
   const rows = [
     ["setting", "default", "current", "meaning"],
-    ...SETTINGS.map((s) => [s.name, shown(s.default), current(s, env[s.name]), s.meaning]),
+    ...Object.entries(SETTINGS).map(([name, s]: [string, Setting]) => [
+      name,
+      shown(s.default),
+      current(s, env[name]),
+      s.meaning,
+    ]),
   ];
   const widths = [0, 1, 2].map((column) =>
     Math.max(...rows.map((row) => (row[column] ?? "").length)),
@@ -34,7 +39,7 @@ export function settingsTable(env: Env): string {
 const shown = (value: string | undefined): string =>
   value === undefined ? "(unset)" : value === "" ? "(empty)" : value;
 
-function current(setting: SettingInfo, raw: string | undefined): string {
+function current(setting: Setting, raw: string | undefined): string {
   if (raw === undefined) return `${shown(setting.default)} (default)`;
   if (setting.secret === "url") return redactUrl(raw.trim());
   if (setting.secret === "token") {
@@ -42,4 +47,13 @@ function current(setting: SettingInfo, raw: string | undefined): string {
     return count === 1 ? "*** (1 token)" : `*** (${count} tokens)`;
   }
   return shown(raw);
+}
+
+/** The README's table of settings (written there by `npm run generate`). */
+export function settingsMarkdown(): string {
+  const rows = Object.entries(SETTINGS).map(([name, s]: [string, Setting]) => {
+    const value = s.default === undefined || s.default === "" ? "unset" : `\`${s.default}\``;
+    return `| \`${name}\` | ${value} | ${s.doc ?? s.meaning} |`;
+  });
+  return ["| variable | default | meaning |", "|---|---|---|", ...rows].join("\n");
 }

@@ -29,7 +29,7 @@ describe("settings on the command line", () => {
     const { status, stdout, stderr } = run(["--help"], { ...SECRETS, PORT: "9999" });
     expect(status, stderr).toBe(0);
     expect(stdout).toMatch(/^Usage: npm start/);
-    for (const setting of SETTINGS) expect(stdout).toMatch(new RegExp(`^${setting.name} `, "m"));
+    for (const name of Object.keys(SETTINGS)) expect(stdout).toMatch(new RegExp(`^${name} `, "m"));
     expect(stdout).toMatch(/^PORT +8080 +9999 /m);
     expect(stdout).toMatch(/^PLANTSTORE_SHUTDOWN_TIMEOUT_MS +10000 +10000 \(default\)/m);
     expect(stdout).toContain("postgres://app:***@db.internal:5432/plants");
@@ -47,7 +47,7 @@ describe("settings on the command line", () => {
   it("when started with --print-config and valid settings, then it prints the table and exits 0 without starting", () => {
     const { status, stdout, stderr } = run(["--print-config"], SECRETS);
     expect(status, stderr).toBe(0);
-    expect(stdout.trimEnd().split("\n")).toHaveLength(SETTINGS.length + 1);
+    expect(stdout.trimEnd().split("\n")).toHaveLength(Object.keys(SETTINGS).length + 1);
     expect(stdout + stderr).not.toContain("hunter2-secret");
   });
 

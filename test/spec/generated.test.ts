@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { generatedPath, renderTypes } from "../../scripts/generate.ts";
+import { generatedPath, readmePath, renderReadme, renderTypes } from "../../scripts/generate.ts";
 
 describe("generated types", () => {
   it("when openapi/plants.yaml changes, then generated/plants.ts must be regenerated (npm run generate)", async () => {
@@ -9,5 +9,12 @@ describe("generated types", () => {
       committed === (await renderTypes()),
       "generated/plants.ts is stale: run `npm run generate`",
     ).toBe(true);
+  });
+
+  it("when src/settings.ts changes, then the README's table of settings must be rewritten (npm run generate)", () => {
+    const readme = readFileSync(readmePath, "utf8");
+    expect(readme === renderReadme(readme), "README.md is stale: run `npm run generate`").toBe(
+      true,
+    );
   });
 });
