@@ -2,7 +2,8 @@
 // GET /plants on the plants stored, against the real service as `npm start` runs it (SQLite,
 // and PostgreSQL when TEST_DATABASE_URL is set) and, in the same run, two ceilings: creates
 // against a bare Fastify route with the same schema and bearer check and no store, and reads
-// by id against a bare Fastify route with a prepared better-sqlite3 get. See BENCHMARKS.md.
+// by id against a bare Fastify route with a prepared better-sqlite3 get. See BENCHMARKS.md,
+// "How to run".
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, release, tmpdir } from "node:os";
 import { join } from "node:path";

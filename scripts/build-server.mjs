@@ -3,7 +3,7 @@
 // every `npm start` (and once per test run), so what runs is always what the sources and
 // generated/ say now; it takes a fraction of a second. Without it the server would run
 // through tsx, which costs memory in each of the two threads and a loader thread of its own
-// (BENCHMARKS.md).
+// (BENCHMARKS.md, "The compiled server").
 //
 // The bundles sit two folders below the project root, like every file in src/<folder>/, so
 // the paths src/ builds from import.meta.url (openapi/plants.yaml, the thread's entry, the

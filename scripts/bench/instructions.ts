@@ -141,7 +141,8 @@ interface Count {
  * makes one with computed (symbol) keys for every tick, several ticks a request, and in some
  * runs its optimized code (inlined into the streams' and http's own) calls the runtime for it,
  * in others not. Which one a run gets does not depend on our code; it moved a create by 22,000
- * instructions and a GET by 34,000, so the steadiest figure leaves it out (BENCHMARKS.md).
+ * instructions and a GET by 34,000, so the steadiest figure leaves it out (BENCHMARKS.md,
+ * "Instruction counts").
  * Counted inclusive: a collection one of them started would be left out twice (with GC too),
  * which the counts so far never showed (the same figure in every run that had them).
  */

@@ -1,13 +1,14 @@
 // npm run bench:paired: two servers on one core at the same time, each with a load of its own
 // from the other core, and what a request costs each (CPU µs, from /proc) set side by side.
-// Some machines here change speed from one run to the next by up to three times (BENCHMARKS.md),
-// so two runs one after the other cannot tell a 10% change; two servers sharing a core feel
-// the same changes, and the ratio of their costs holds still. By default the service is paired
-// with the ceilings (creates with the create ceiling, GETs by id with the read ceiling on the
-// service's own file); with --service, this checkout's service with another's (list pages as
-// well), or with itself on a store of another size (--other-preload), which is how a large
-// store's cost is read. With --engine postgres the services store in PostgreSQL, whose own
-// processes are neither pinned nor counted: the ratio is then of the service's own CPU.
+// Some machines here change speed from one run to the next by up to three times (BENCHMARKS.md,
+// "Machine speed and why runs are paired"), so two runs one after the other cannot tell a 10%
+// change; two servers sharing a core feel the same changes, and the ratio of their costs holds
+// still. By default the service is paired with the ceilings (creates with the create ceiling, GETs
+// by id with the read ceiling on the service's own file); with --service, this checkout's service
+// with another's (list pages as well), or with itself on a store of another size (--other-preload),
+// which is how a large store's cost is read. With --engine postgres the services store in
+// PostgreSQL, whose own processes are neither pinned nor counted: the ratio is then of the
+// service's own CPU.
 //
 // The ratio is of CPU per request, not of req/s: a server that waits (on an fsync, say) gives
 // its share of the core to the other, so req/s would charge it for the other's speed. What a
@@ -154,8 +155,8 @@ async function loadBoth(
 /**
  * loadBoth with the two sides' places swapped every other round. The load started second
  * gets a small edge: paired with itself, the service in the second place came out 3–5%
- * cheaper a GET (BENCHMARKS.md, eleventh session). Swapping cancels it in the median of an
- * even number of rounds.
+ * cheaper a GET (BENCHMARKS.md, "Machine speed and why runs are paired"). Swapping cancels it
+ * in the median of an even number of rounds.
  */
 async function loadInTurn(
   round: number,

@@ -1,7 +1,7 @@
 // Self time of a V8 CPU profile (node --cpu-prof) by module: each npm package, each of our
 // source files, Node's internals, GC. In the compiled server (dist/server/), a frame is put
 // down to the source file esbuild bundled it from (its `// src/…` marker lines). Prints a
-// Markdown table, largest first; BENCHMARKS.md quotes it.
+// Markdown table, largest first (BENCHMARKS.md, "Reproducing a profile").
 //   tsx scripts/bench/profile-summary.ts [--skip SECONDS] FILE.cpuprofile…
 // --skip leaves out the first seconds of the profile (start-up and warm-up).
 import { readFileSync } from "node:fs";

@@ -29,7 +29,7 @@ export function createStaticTokens(
   // Compared in full against every token, the time taken is independent of how much of a
   // guess matched and of which token it was. No digest per request: comparing the text itself
   // keeps that property, and the SHA-256 was 2-3% of a request's CPU in a profile (BENCHMARKS.md,
-  // tenth session).
+  // "Static token comparison").
   const known = [...new Set(tokens)];
   // Longer than every token cannot match: refused before it is read, so that a 16 KiB header
   // costs no more than the longest token (this only tells how long that is, at most).

@@ -1,4 +1,5 @@
-// What a call that did not succeed throws: the status and the Error body the server sent.
+// What a call that did not succeed throws: the status and the Error body the server sent, or
+// that the answer was too large to read.
 import type { components } from "../../generated/plants.ts";
 
 export type ErrorBody = components["schemas"]["Error"];
@@ -14,5 +15,13 @@ export class PlantStoreError extends Error {
     readonly headers: Headers,
   ) {
     super(`${status}: ${body.message}`);
+  }
+}
+
+/** An answer longer than the client's bound (ClientOptions.maxAnswerBytes): not read. */
+export class AnswerTooLargeError extends Error {
+  override name = "AnswerTooLargeError";
+  constructor(readonly limit: number) {
+    super(`the answer is larger than ${limit} bytes; it was not read`);
   }
 }

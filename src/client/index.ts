@@ -5,11 +5,11 @@
 // iterator over every stored plant that follows the list's rel="next" links.
 import type { components, operations } from "../../generated/plants.ts";
 import { operationTable } from "../../generated/plants.ts";
-import { PlantStoreError } from "./errors.ts";
+import { AnswerTooLargeError, PlantStoreError } from "./errors.ts";
 import { fromJson, type Location, matches, toJson } from "./exact-json.ts";
 import { nextLink } from "./link.ts";
 
-export { type ErrorBody, PlantStoreError } from "./errors.ts";
+export { AnswerTooLargeError, type ErrorBody, PlantStoreError } from "./errors.ts";
 
 export type Plant = components["schemas"]["Plant"];
 export type NewPlant = components["schemas"]["NewPlant"];
@@ -52,6 +52,11 @@ export interface ClientOptions {
   fetch?: typeof fetch;
   /** Each attempt is abandoned after this long (30 s). */
   timeoutMs?: number;
+  /**
+   * An answer longer than this is not read: the call fails (8 MiB, above the largest page the
+   * server sends, whose names and tags are bounded to 1 MiB).
+   */
+  maxAnswerBytes?: number;
 }
 
 export interface PlantStoreClient {
@@ -69,12 +74,53 @@ export interface PlantStoreClient {
 
 // Every operation of this API is safe to repeat: reads, creates (idempotent on id) and deletes.
 const DEFAULT_RETRY: Required<RetryOptions> = { attempts: 4, maxDelayMs: 10_000, budgetMs: 30_000 };
+const DEFAULT_MAX_ANSWER_BYTES = 8 * 1024 * 1024;
+
+/** A redirect, refused as the error it is for this API. */
+function redirected(response: Response): PlantStoreError {
+  const location = response.headers.get("location");
+  const to = location === null ? "" : ` to ${location}`;
+  return new PlantStoreError(
+    response.status,
+    {
+      error: response.status,
+      message: `the server answered ${response.status}, a redirect${to}; this API never redirects, so it was not followed`,
+    },
+    response.headers,
+  );
+}
+
+/** The answer's text, read only while it stays within `limit` bytes. */
+async function readBounded(response: Response, limit: number): Promise<string> {
+  const reader = response.body?.getReader();
+  if (reader === undefined) return "";
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    length += value.length;
+    if (length > limit) {
+      await reader.cancel();
+      throw new AnswerTooLargeError(limit);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return new TextDecoder().decode(bytes);
+}
 
 export function createClient(options: ClientOptions): PlantStoreClient {
   let base = options.baseUrl;
   while (base.endsWith("/")) base = base.slice(0, -1);
   const retry = { ...DEFAULT_RETRY, ...options.retry };
   const timeoutMs = options.timeoutMs ?? 30_000;
+  const maxAnswerBytes = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
   const doFetch = options.fetch ?? fetch;
 
   const send = async (
@@ -101,16 +147,24 @@ export function createClient(options: ClientOptions): PlantStoreClient {
             ...(body === undefined ? {} : { "content-type": "application/json" }),
           },
           ...(body === undefined ? {} : { body }),
+          // The API never redirects: a redirected create could land elsewhere or become a GET.
+          redirect: "manual",
           signal: AbortSignal.timeout(timeoutMs),
         });
-        const text = await response.text();
+        if (response.status >= 300 && response.status < 400) {
+          await response.body?.cancel();
+          throw redirected(response);
+        }
+        const text = await readBounded(response, maxAnswerBytes);
         if (response.status !== 503 || attempt >= retry.attempts) {
           return { response, text, mayHaveActed };
         }
         answered = { response, text };
         wait = retryAfterMs(response.headers.get("retry-after"), attempt);
       } catch (error) {
-        if (attempt >= retry.attempts) throw error;
+        // A redirect or an oversized answer would come again: only failures in transit are retried.
+        const final = error instanceof PlantStoreError || error instanceof AnswerTooLargeError;
+        if (final || attempt >= retry.attempts) throw error;
         if (!refusedConnection(error)) mayHaveActed = true;
         wait = backoffMs(attempt);
         failure = error;

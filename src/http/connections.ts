@@ -43,8 +43,12 @@ export interface ConnectionGuard {
   close(): void;
 }
 
-/** Bytes read and dropped after an answer that closes its connection early, at most. */
+/**
+ * Bytes read and dropped after an answer that closes its connection early, at most: checked
+ * every LINGER_CHECK_MS, so a fast client may send what the loopback carries meanwhile too.
+ */
 export const LINGER_BYTES = 4 * 1024 * 1024;
+const LINGER_CHECK_MS = 10;
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS", "TRACE"]);
 
@@ -144,19 +148,23 @@ export function guardConnections(
     closeAfter(reply) {
       reply.header("connection", "close");
       const socket = reply.raw.req.socket as GuardedSocket;
-      const request = reply.raw.req;
       // Node calls this once the answer is written, to close a connection that does not stay
-      // open; in its place: our side closed, the rest of the body read and dropped, bounded.
+      // open. In its place: our side is closed, and what the client still sends is read (and
+      // dropped by the HTTP parser) until LINGER_BYTES more have come, the client closes, or
+      // the close timeout passes; then the connection is reset.
       socket.destroySoon = function lingeringClose(this: GuardedSocket) {
         this.end();
-        let read = 0;
-        request.on("data", (chunk: Buffer) => {
-          read += chunk.length;
-          if (read > LINGER_BYTES) this.resetAndDestroy();
-        });
+        const from = this.bytesRead;
+        const check = setInterval(() => {
+          if (this.bytesRead - from > LINGER_BYTES) this.resetAndDestroy();
+        }, LINGER_CHECK_MS);
         const timer = setTimeout(() => this.destroy(), limits.closeTimeoutMs);
+        check.unref();
         timer.unref();
-        this.once("close", () => clearTimeout(timer));
+        this.once("close", () => {
+          clearInterval(check);
+          clearTimeout(timer);
+        });
       };
     },
     close: () => clearInterval(sweep),

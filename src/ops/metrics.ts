@@ -120,13 +120,29 @@ const failureOutcome = (error: unknown): string =>
       ? "refused"
       : "error";
 
+/**
+ * GET /metrics: the text is made at most once a second and served as made to every scrape in
+ * between, so that a flood of scrapes (which need no token when no metrics token is set, and
+ * pass the overload guard) costs a cache read each, not a rendering (2.5–3.7 ms of CPU).
+ */
 export function metricsHandler(metrics: Metrics): OperationHandler<"getMetrics"> {
-  return async () => ({
-    status: 200,
-    body: `${await processMetrics().metrics()}${await metrics.registry.metrics()}`,
-    contentType: metrics.registry.contentType,
-  });
+  let made: { text: Promise<string>; at: number } | undefined;
+  return async () => {
+    const now = performance.now();
+    if (made === undefined || now - made.at >= METRICS_TEXT_MS) {
+      made = {
+        text: Promise.all([processMetrics().metrics(), metrics.registry.metrics()]).then(
+          ([process, own]) => `${process}${own}`,
+        ),
+        at: now,
+      };
+    }
+    return { status: 200, body: await made.text, contentType: metrics.registry.contentType };
+  };
 }
+
+/** How long a rendering of the metrics is served (documented on GET /metrics). */
+export const METRICS_TEXT_MS = 1000;
 
 let processRegistry: Registry | undefined;
 

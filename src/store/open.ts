@@ -1,7 +1,8 @@
 // Chooses the engine DATABASE_URL names. A PostgreSQL server that is not up yet (a
 // container starting beside us, a failover) is retried until the start-up deadline.
 // Each engine's code and driver is loaded only when the URL names it: a SQLite service never
-// loads the PostgreSQL driver, nor a PostgreSQL one better-sqlite3 (memory, BENCHMARKS.md).
+// loads the PostgreSQL driver, nor a PostgreSQL one better-sqlite3 (memory: BENCHMARKS.md,
+// "The compiled server").
 import { setTimeout as sleep } from "node:timers/promises";
 import { type DatabaseConfig, redactUrl } from "../config.ts";
 import { type MigrationResult, type Store, StoreUnavailableError } from "./store.ts";

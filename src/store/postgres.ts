@@ -93,7 +93,8 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
   // Group commit: concurrent writes share one transaction (one WAL flush), a run of creates
   // one INSERT. One connection is left for probes and token reads. Fewer batches in flight
   // would make them larger and a create cheaper in CPU, but clients of a remote database would
-  // wait for a free slot (BENCHMARKS.md, "Group commit"); DATABASE_POOL_MAX sets it.
+  // wait for a free slot (BENCHMARKS.md, "PostgreSQL batches in flight");
+  // DATABASE_POOL_MAX sets it.
   const faults = createFaultLatch();
   const writes = createWritePath({
     // Watched per batch, not per write: every write of a batch shares its commit's outcome.
@@ -149,18 +150,29 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
         throw asStoreError(error);
       }
     },
-    async list({ after, limit }) {
+    async list({ after, limit, maxTextBytes }) {
       // Keyset pages on the primary key: an index range scan from `after`, whatever the
-      // table's size (OFFSET would read and drop every row before the page).
+      // table's size (OFFSET would read and drop every row before the page). The server cuts
+      // the page at the byte bound, so that rows past it are never sent.
       try {
         const rows = await run(
-          sql<(PlantRow & { id: bigint })[]>`
-            SELECT id, name, tag FROM plants
-            ${after === undefined ? sql`` : sql`WHERE id > ${String(after)}::int8`}
-            ORDER BY id LIMIT ${limit}`,
+          sql<(PlantRow & { id: bigint; upto: string; fetched: string })[]>`
+            SELECT id, name, tag, upto, fetched FROM (
+              SELECT id, name, tag, count(*) OVER () AS fetched,
+                     sum(octet_length(name) + coalesce(octet_length(tag), 0)) OVER (ORDER BY id) AS upto
+              FROM (SELECT id, name, tag FROM plants
+                    ${after === undefined ? sql`` : sql`WHERE id > ${String(after)}::int8`}
+                    ORDER BY id LIMIT ${limit}) AS candidates
+            ) AS page
+            WHERE upto <= ${maxTextBytes} OR upto = octet_length(name) + coalesce(octet_length(tag), 0)
+            ORDER BY id`,
           Date.now() + db.queryTimeoutMs + CLIENT_GRACE_MS,
         );
-        return rows.map(toStoredPlant);
+        const fetched = Number(rows[0]?.fetched ?? 0);
+        return {
+          plants: rows.map(toStoredPlant),
+          full: rows.length < fetched || fetched >= limit,
+        };
       } catch (error) {
         throw asStoreError(error);
       }

@@ -1,5 +1,5 @@
 // What a createPlant write reports, as the store's CreateResult; rows as the store answers them.
-import type { CreateResult, Plant, StoredPlant } from "./store.ts";
+import type { CreateResult, Page, Plant, StoredPlant } from "./store.ts";
 import type { CreateOutcome, PlantRow } from "./writes.ts";
 
 export function resultOf(wanted: PlantRow, outcome: CreateOutcome): CreateResult {
@@ -20,3 +20,32 @@ export const toStoredPlant = (row: {
   tag: string | null;
 }): StoredPlant =>
   row.tag === null ? { id: row.id, name: row.name } : { id: row.id, name: row.name, tag: row.tag };
+
+/** A page as its rows come, cut at its count or once its names and tags reach the byte bound. */
+export class PageBuilder {
+  readonly #plants: StoredPlant[] = [];
+  #bytes = 0;
+  #cut = false;
+
+  constructor(
+    private readonly limit: number,
+    private readonly maxTextBytes: number,
+  ) {}
+
+  /** Adds the plant if it fits; false once the page is full (the plant is not on it). */
+  add(plant: StoredPlant): boolean {
+    const bytes =
+      Buffer.byteLength(plant.name) + (plant.tag === undefined ? 0 : Buffer.byteLength(plant.tag));
+    if (this.#plants.length > 0 && this.#bytes + bytes > this.maxTextBytes) {
+      this.#cut = true;
+      return false;
+    }
+    this.#plants.push(plant);
+    this.#bytes += bytes;
+    return this.#plants.length < this.limit;
+  }
+
+  done(): Page {
+    return { plants: this.#plants, full: this.#cut || this.#plants.length >= this.limit };
+  }
+}

@@ -8,13 +8,13 @@ const BUSY_TIMEOUT_MS = 5000;
 // inside that commit on the write thread: that batch's answers and the next batch wait for
 // it. Into a million scattered plants SQLite's default, 1,000 pages, came every 60-odd
 // batches; at 10,000 a checkpoint comes a tenth as often and writes each page once however
-// often it changed, and creates there ran 10-13% faster (BENCHMARKS.md, eighth session). Each
+// often it changed, and creates there ran 10-13% faster (BENCHMARKS.md, "WAL checkpoint"). Each
 // checkpoint is larger, so the p99 it causes stays, or rises a little. The WAL (about 40 MB,
 // more while a reader holds an old snapshot) is reused after each one. Every connection to
 // the file gets it: a commit on one with a lower limit would checkpoint there instead, on the
 // event loop for the main thread's token writes. Checkpoints on a thread of their own took
 // the stall off the commits but cost more CPU on a one-core server than the stall had left
-// idle (BENCHMARKS.md, eleventh session).
+// idle (BENCHMARKS.md, "WAL checkpoint").
 export const WAL_CHECKPOINT_PAGES = 10_000;
 
 export function configureConnection(db: Database): void {
@@ -24,7 +24,7 @@ export function configureConnection(db: Database): void {
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
   // No mmap_size: memory-mapped reads made neither creates nor GETs on a million plants
-  // cheaper (BENCHMARKS.md, twelfth session), and an I/O error in a mapped page is a signal
+  // cheaper (BENCHMARKS.md, "Memory-mapped reads"), and an I/O error in a mapped page is a signal
   // that ends the process, not an error SQLite can return. The page cache stays at
   // better-sqlite3's 16 MB here; the write thread's is smaller (below).
 }
@@ -33,7 +33,8 @@ export function configureConnection(db: Database): void {
 // renumbers pages, SQLite's commit scans the connection's whole page cache (its hash table
 // and every page in it); with better-sqlite3's 16 MB that scan was 14.5% of the write
 // thread's time on a million plants, and a create there cost 3-7% more CPU than with this
-// cache, though the smaller cache reads more pages back (BENCHMARKS.md, thirteenth session).
+// cache, though the smaller cache reads more pages back (BENCHMARKS.md, "The write thread's
+// page cache").
 // Large enough to hold a full batch's dirty pages (MAX_BATCH scattered rows, src/store/
 // sqlite.ts) without spilling them before its commit, beside the B-tree's inner pages of a few
 // million plants (some 40 a million); past that, inner pages are read again, not spilled.

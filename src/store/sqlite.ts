@@ -7,7 +7,7 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { createFaultLatch } from "./fault-latch.ts";
-import { resultOf, toPlant, toStoredPlant } from "./rows.ts";
+import { PageBuilder, resultOf, toPlant, toStoredPlant } from "./rows.ts";
 import { configureConnection } from "./sqlite-connection.ts";
 import { sqliteStoreError } from "./sqlite-errors.ts";
 import { assertSameFile, fileIdentity } from "./sqlite-file.ts";
@@ -77,7 +77,7 @@ export function openSqliteStore(path: string): Store {
   // Keyset pages on the rowid (the primary key): a range scan from `after`, whatever the size
   // of the table. Ids come back as bigints (safeIntegers), never through a double. Rows come
   // as arrays (raw): better-sqlite3 builds an object row property by property from C++, and
-  // a page of 100 took half as long again that way (BENCHMARKS.md, seventeenth session).
+  // a page of 100 took half as long again that way (BENCHMARKS.md, "List pages from raw rows").
   const firstPage = db
     .prepare<[number], StoredColumns>("SELECT id, name, tag FROM plants ORDER BY id LIMIT ?")
     .safeIntegers(true)
@@ -103,11 +103,17 @@ export function openSqliteStore(path: string): Store {
     async get(id) {
       return asStoreErrors(() => read(id));
     },
-    async list({ after, limit }) {
-      const rows = asStoreErrors(() =>
-        after === undefined ? firstPage.all(limit) : pageAfter.all(after, limit),
-      );
-      return rows.map(([id, name, tag]) => toStoredPlant({ id, name, tag }));
+    async list({ after, limit, maxTextBytes }) {
+      return asStoreErrors(() => {
+        // Row by row, so that rows past the byte bound are never read.
+        const rows =
+          after === undefined ? firstPage.iterate(limit) : pageAfter.iterate(after, limit);
+        const page = new PageBuilder(limit, maxTextBytes);
+        for (const [id, name, tag] of rows) {
+          if (!page.add(toStoredPlant({ id, name, tag }))) break;
+        }
+        return page.done();
+      });
     },
     async delete(id) {
       return (await writes.run("deletePlant", { id })).outcome === "deleted";

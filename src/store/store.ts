@@ -17,10 +17,20 @@ export interface StoredPlant extends Plant {
   id: bigint;
 }
 
-/** One page of a listing: plants with ids above `after` (all when absent), at most `limit`. */
+/**
+ * One page of a listing: plants with ids above `after` (all when absent), at most `limit` of
+ * them, and no more once their names and tags reach `maxTextBytes` of UTF-8 (at least one).
+ */
 export interface PageRequest {
   after?: bigint | undefined;
   limit: number;
+  maxTextBytes: number;
+}
+
+export interface Page {
+  plants: StoredPlant[];
+  /** Cut at `limit` or at the byte bound: plants may follow (the answer's next link). */
+  full: boolean;
 }
 
 export type CreateResult =
@@ -37,7 +47,7 @@ export interface PlantStore {
    * Plants in ascending id order, cut by id (keyset), so that paging while others write never
    * repeats or skips a plant that exists throughout.
    */
-  list(page: PageRequest): Promise<StoredPlant[]>;
+  list(page: PageRequest): Promise<Page>;
   /** Resolves once the delete is durably committed: true if a plant was deleted, false if none was stored. */
   delete(id: bigint): Promise<boolean>;
   /**

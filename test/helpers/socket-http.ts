@@ -179,7 +179,11 @@ function parseResponse(
   let body: Buffer;
   let bodyLength: number;
   const declared = headers["content-length"];
-  if (declared !== undefined) {
+  if (status === 204 || status === 304) {
+    // No body, whatever the headers say (RFC 9110 §15.3.5, §15.4.5).
+    bodyLength = 0;
+    body = rest.subarray(0, 0);
+  } else if (declared !== undefined) {
     if (rest.length < Number(declared)) return undefined;
     bodyLength = Number(declared);
     body = rest.subarray(0, bodyLength);

@@ -2,6 +2,7 @@
 // process metrics, and PLANTSTORE_METRICS_TOKEN when it is set.
 import type { FastifyInstance } from "fastify";
 import { describe, expect, it } from "vitest";
+import { METRICS_TEXT_MS } from "../../src/ops/metrics.ts";
 import {
   AUTH,
   createTestApp,
@@ -130,6 +131,22 @@ describe.each(storeEngines)("metrics ($name)", (engine) => {
       expect(text).not.toContain("Secretia");
       expect(text).not.toContain("not-a-token");
       expect(text).not.toContain("/nowhere");
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe("the metrics text", () => {
+  it("when scraped again within a second, then the same text is served; after it, a new one", async () => {
+    const t = await createTestApp();
+    try {
+      const first = await scrape(t.app);
+      await postPlant(t.app, plantJson(uniqueId(), "counted later"));
+      expect(await scrape(t.app)).toBe(first);
+      await new Promise((resolve) => setTimeout(resolve, METRICS_TEXT_MS + 50));
+      const later = await scrape(t.app);
+      expect(sample(later, "plantstore_plants_created_total")).toBe(1);
     } finally {
       await t.close();
     }

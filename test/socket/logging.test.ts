@@ -4,7 +4,7 @@ import { afterAll, afterEach, describe, expect, test } from "vitest";
 import { openSqliteStore } from "../../src/store/sqlite.ts";
 import { plantJson, TOKEN, uniqueId } from "../helpers/app.ts";
 import { killLeftoverServers, makeTempDb, startServer } from "../helpers/server-process.ts";
-import { type Answer, post } from "../helpers/socket-http.ts";
+import { type Answer, post, rawRequest } from "../helpers/socket-http.ts";
 
 const db = makeTempDb();
 
@@ -143,5 +143,30 @@ describe("request logging", () => {
     } finally {
       await store.close();
     }
+  });
+
+  test("when secrets ride in a target's query, fragment or userinfo, then no log line holds them", async () => {
+    const server = await startServer({ databasePath: db.path });
+    const secret = `SECRET${uniqueId()}`;
+    const host = new URL(server.url).host;
+    const targets = [
+      // A bare item may be a token pasted in, not a name.
+      [`/plants/1?${secret}`, "/plants/1?…"],
+      [`/plants/1?access_token=${secret}&limit`, "/plants/1?access_token=…&…"],
+      [`/plants/1#access_token=${secret}`, "/plants/1"],
+      [`http://user:${secret}@${host}/healthz`, "/healthz"],
+    ];
+    for (const [target] of targets) {
+      await rawRequest(server.url, [
+        `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${TOKEN}\r\nConnection: close\r\n\r\n`,
+      ]).catch(() => undefined);
+    }
+    expect(await server.stop("SIGTERM")).toEqual({ code: 0, signal: null });
+    const stdout = server.stdoutLines().join("\n");
+    expect(stdout).not.toContain(secret);
+    const logged = parseLines(stdout)
+      .filter((entry) => entry["msg"] === "request completed")
+      .map((entry) => entry["url"]);
+    expect(logged).toEqual(targets.map(([, shown]) => shown));
   });
 });

@@ -5,6 +5,8 @@ import { StoreUnavailableError, UnstorableValueError } from "../../src/store/sto
 import { uniqueId } from "../helpers/app.ts";
 import type { StoreEngine, TestStore } from "../helpers/stores.ts";
 
+const MB = 1024 * 1024;
+
 export function describeStoreContract(engine: StoreEngine): void {
   describe(`PlantStore contract: ${engine.name}`, () => {
     let db: TestStore;
@@ -179,7 +181,9 @@ export function describeStoreContract(engine: StoreEngine): void {
           await own.store.create({ id, name: "gone" });
           await own.store.create({ id: neighbour, name: "stays" });
           expect(await own.store.delete(id)).toBe(true);
-          expect(await own.store.list({ limit: 10 })).toEqual([{ id: neighbour, name: "stays" }]);
+          expect((await own.store.list({ limit: 10, maxTextBytes: MB })).plants).toEqual([
+            { id: neighbour, name: "stays" },
+          ]);
         } finally {
           await own.destroy();
         }
@@ -202,17 +206,39 @@ export function describeStoreContract(engine: StoreEngine): void {
         await listed?.destroy();
       });
 
+      it("when the names and tags of a page would pass the byte bound, then the page ends before it, full, and holds at least one plant", async () => {
+        const own = await engine.create();
+        try {
+          // Multi-byte text: the bound is in UTF-8 bytes, not characters.
+          const big = "é".repeat(300);
+          for (const id of [1n, 2n, 3n, 4n]) await own.store.create({ id, name: big, tag: "t" });
+          const page = await own.store.list({ limit: 10, maxTextBytes: 1300 });
+          expect(page.plants.map((plant) => plant.id)).toEqual([1n, 2n]);
+          expect(page.full).toBe(true);
+          const alone = await own.store.list({ after: 2n, limit: 10, maxTextBytes: 100 });
+          expect(alone).toEqual({ plants: [{ id: 3n, name: big, tag: "t" }], full: true });
+          const last = await own.store.list({ after: 3n, limit: 10, maxTextBytes: 100 });
+          expect(last).toEqual({ plants: [{ id: 4n, name: big, tag: "t" }], full: false });
+        } finally {
+          await own.destroy();
+        }
+      });
+
       it("when an empty store is listed, then the page is empty", async () => {
         const empty = await engine.create();
         try {
-          expect(await empty.store.list({ limit: 100 })).toEqual([]);
+          expect(await empty.store.list({ limit: 100, maxTextBytes: MB })).toEqual({
+            plants: [],
+            full: false,
+          });
         } finally {
           await empty.destroy();
         }
       });
 
       it("when listed without after, then every plant comes in ascending id order with exact ids", async () => {
-        const page = await listed.store.list({ limit: 100 });
+        const { plants: page, full } = await listed.store.list({ limit: 100, maxTextBytes: MB });
+        expect(full).toBe(false);
         expect(page.map((plant) => plant.id)).toEqual(ids);
         expect(page[4]).toEqual({ id: 7n, name: "seven", tag: "t" });
         expect(page[0]).toEqual({ id: INT64_MIN, name: `p${INT64_MIN}` });
@@ -229,8 +255,9 @@ export function describeStoreContract(engine: StoreEngine): void {
       ])(
         "when listed after %s with limit %s, then the page is exactly the ids above it",
         async (after, limit, expected) => {
-          const page = await listed.store.list({ after, limit });
-          expect(page.map((plant) => plant.id)).toEqual(expected);
+          const { plants, full } = await listed.store.list({ after, limit, maxTextBytes: MB });
+          expect(plants.map((plant) => plant.id)).toEqual(expected);
+          expect(full).toBe(expected.length === limit);
         },
       );
 
@@ -252,9 +279,13 @@ export function describeStoreContract(engine: StoreEngine): void {
           const seen: bigint[] = [];
           let after: bigint | undefined;
           for (;;) {
-            const page = await paged.store.list({ after, limit: 7 });
+            const { plants: page, full } = await paged.store.list({
+              after,
+              limit: 7,
+              maxTextBytes: MB,
+            });
             seen.push(...page.map((plant) => plant.id));
-            if (page.length < 7) break;
+            if (!full) break;
             after = page.at(-1)?.id;
           }
           writing = false;
