@@ -17,6 +17,10 @@ export type paths = {
          *     has none. Pages are cut by id, not by position, so paging while plants are
          *     created and deleted never repeats or skips a plant that exists throughout:
          *     each page starts after the last id of the one before.
+         *
+         *     A page also ends, with its `Link`, before its plants' names and tags pass
+         *     1 MiB of UTF-8 (1048576 bytes; a page always holds at least one plant), so an
+         *     answer stays small whatever `limit` asks for.
          */
         get: operations["listPlants"];
         put?: never;
@@ -144,6 +148,9 @@ export type paths = {
          *     connection cap; process and event-loop metrics. Answered even when the
          *     server is overloaded.
          *
+         *     The text is made at most once a second: scrapes within a second of each other
+         *     get the same text.
+         *
          *     When PLANTSTORE_METRICS_TOKEN is set, this needs that token as a bearer
          *     token (`metricsToken`); when it is unset, no credentials are needed. The
          *     copy of this document a server publishes (GET /openapi.json, /openapi.yaml)
@@ -169,7 +176,8 @@ export type paths = {
         /**
          * This document as JSON
          * @description The whole document in one JSON file, with `servers` naming this server
-         *     (PLANTSTORE_PUBLIC_URL, or the address it listens on). No credentials.
+         *     (PLANTSTORE_PUBLIC_URL, or the address it listens on). No credentials. The
+         *     answer carries an `ETag`; a request with `If-None-Match` naming it gets 304.
          */
         get: operations["getOpenApiJson"];
         put?: never;
@@ -190,7 +198,8 @@ export type paths = {
         /**
          * This document as YAML
          * @description The document as written in `openapi/plants.yaml`, comments included, with
-         *     `servers` naming this server. No credentials.
+         *     `servers` naming this server. No credentials. The answer carries an `ETag`; a
+         *     request with `If-None-Match` naming it gets 304.
          */
         get: operations["getOpenApiYaml"];
         put?: never;
@@ -290,6 +299,14 @@ export type components = {
         };
     };
     responses: {
+        /** @description The document named by `If-None-Match` is the one published; no body. */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description Alive, or ready. */
         Healthy: {
             headers: {
@@ -305,8 +322,8 @@ export type components = {
             };
         };
         /**
-         * @description The id in the path is not a canonical decimal int64, or a query parameter
-         *     was sent (this operation takes none).
+         * @description The id in the path is not a canonical decimal int64, a query parameter was
+         *     sent (this operation takes none), or a request body was (it takes none either).
          */
         BadPlantId: {
             headers: {
@@ -318,7 +335,7 @@ export type components = {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A query parameter was sent; this operation takes none. */
+        /** @description A query parameter or a request body was sent; this operation takes neither. */
         QueryRefused: {
             headers: {
                 [name: string]: unknown;
@@ -572,6 +589,11 @@ export type components = {
     };
     parameters: {
         /**
+         * @description The `ETag` of a copy already held (or `*`); when it names the document this
+         *     server publishes, the answer is 304 without a body.
+         */
+        IfNoneMatch: string;
+        /**
          * @description The plant's id, as a canonical decimal integer: an optional `-`, then `0` or
          *     digits without leading zeros, from -9223372036854775808 to
          *     9223372036854775807. Anything else (`1e2`, `0x10`, `+1`, `01`, `-0`, `1.0`,
@@ -581,6 +603,12 @@ export type components = {
     };
     requestBodies: never;
     headers: {
+        /**
+         * @description The version of the document this server publishes (RFC 9110 §8.8.3), for
+         *     `If-None-Match`; it changes when the document or `servers` does.
+         * @example "sha256-3Jq0bQ3mC2mB0yq8"
+         */
+        ETag: string;
         /**
          * @description Seconds to wait before retrying.
          * @example 2
@@ -608,8 +636,8 @@ export type components = {
          */
         RateLimit: string;
         /**
-         * @description Present when the page is full (as many plants as `limit`): the next page, as
-         *     `<URL>; rel="next"` (RFC 8288). The URL is relative to this server, or
+         * @description Present when the page is full (as many plants as `limit`, or names and tags
+         *     reaching 1 MiB): the next page, as `<URL>; rel="next"` (RFC 8288). The URL is relative to this server, or
          *     absolute under PLANTSTORE_PUBLIC_URL when that is set. The last page has
          *     no `rel="next"`, so a client follows `next` until there is none.
          * @example </plants?after=10002&limit=2>; rel="next"
@@ -662,8 +690,9 @@ export interface operations {
             };
             /**
              * @description A query parameter is unknown, repeated, or not valid: `limit` not an
-             *     integer from 1 to 1000, `after` not a canonical decimal int64.
-             *     `message` names the parameter and the reason.
+             *     integer from 1 to 1000, `after` not a canonical decimal int64; or a request
+             *     body was sent (this operation takes none). `message` names the parameter and
+             *     the reason.
              */
             400: {
                 headers: {
@@ -943,7 +972,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description A query parameter was sent; this operation takes none. */
+            /** @description A query parameter or a request body was sent; this operation takes neither. */
             400: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -988,7 +1017,13 @@ export interface operations {
     getOpenApiJson: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of a copy already held (or `*`); when it names the document this
+                 *     server publishes, the answer is 304 without a body.
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -997,6 +1032,7 @@ export interface operations {
             /** @description The OpenAPI document. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1025,6 +1061,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["QueryRefused"];
             405: components["responses"]["GetOnly"];
             500: components["responses"]["InternalError"];
@@ -1034,7 +1071,13 @@ export interface operations {
     getOpenApiYaml: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of a copy already held (or `*`); when it names the document this
+                 *     server publishes, the answer is 304 without a body.
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1043,6 +1086,7 @@ export interface operations {
             /** @description The OpenAPI document, as `application/yaml; charset=utf-8`. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1055,6 +1099,7 @@ export interface operations {
                     "application/yaml": string;
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["QueryRefused"];
             405: components["responses"]["GetOnly"];
             500: components["responses"]["InternalError"];
@@ -1279,6 +1324,7 @@ export const operationTable = {
         "int64InBody": [],
         "int64InAnswers": {
             "200": [],
+            "304": [],
             "400": [],
             "405": [],
             "500": [],
@@ -1292,6 +1338,7 @@ export const operationTable = {
         "int64InBody": [],
         "int64InAnswers": {
             "200": [],
+            "304": [],
             "400": [],
             "405": [],
             "500": [],

@@ -1,12 +1,15 @@
 // The documentation operations (tag `documentation`): the document as JSON and YAML, and the
 // interactive reference.
 import type { FastifyInstance } from "fastify";
-import type { OperationResponse } from "../http/responses.ts";
+import { JSON_CONTENT_TYPE } from "../http/responses.ts";
 import type { OperationHandler } from "../openapi/operation-types.ts";
 import { docsHandlers } from "./docs-ui.ts";
-import { type PublishedOptions, publishedDocument, serverUrl } from "./published-document.ts";
-
-type OpenApiJson = Extract<OperationResponse<"getOpenApiJson">, { status: 200 }>["body"];
+import {
+  namesTag,
+  type PublishedOptions,
+  publishedDocument,
+  serverUrl,
+} from "./published-document.ts";
 
 // Where `npm start` listens by default; only used by an app that is not listening (inject).
 const DEFAULT_SERVER_URL = "http://127.0.0.1:8080";
@@ -22,18 +25,34 @@ export function documentationHandlers(
   getDocsAsset: OperationHandler<"getDocsAsset">;
 } {
   const document = publishedDocument(options);
-  const url = () => serverUrl(publicUrl, app.server.address(), DEFAULT_SERVER_URL);
+  const published = () =>
+    document.at(serverUrl(publicUrl, app.server.address(), DEFAULT_SERVER_URL));
   return {
-    getOpenApiJson: async () => ({
-      status: 200,
-      // The YAML parsed: the schema's shape by construction.
-      body: document.json(url()) as unknown as OpenApiJson,
-    }),
-    getOpenApiYaml: async () => ({
-      status: 200,
-      body: document.yaml(url()),
-      contentType: "application/yaml; charset=utf-8",
-    }),
+    getOpenApiJson: async ({ header }) => {
+      const { json, jsonTag } = published();
+      if (namesTag(header["If-None-Match"], jsonTag)) {
+        return { status: 304, headers: { etag: jsonTag } };
+      }
+      // The YAML parsed, written once: the schema's shape by construction.
+      return {
+        status: 200,
+        body: json,
+        contentType: JSON_CONTENT_TYPE,
+        headers: { etag: jsonTag },
+      };
+    },
+    getOpenApiYaml: async ({ header }) => {
+      const { yaml, yamlTag } = published();
+      if (namesTag(header["If-None-Match"], yamlTag)) {
+        return { status: 304, headers: { etag: yamlTag } };
+      }
+      return {
+        status: 200,
+        body: yaml,
+        contentType: "application/yaml; charset=utf-8",
+        headers: { etag: yamlTag },
+      };
+    },
     ...docsHandlers(publicUrl),
   };
 }

@@ -17,6 +17,15 @@ export interface ApiResponse {
 }
 
 type Headers = Readonly<Record<string, string>>;
+
+declare const jsonTextBrand: unique symbol;
+/** A JSON body written once ahead of time (a published document), sent as it is. */
+export type JsonText = string & { readonly [jsonTextBrand]: true };
+
+/** The value as JSON text, to be sent with JSON_CONTENT_TYPE as it is. */
+export const asJsonText = (value: unknown): JsonText => JSON.stringify(value) as JsonText;
+
+export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 type Responses<Op extends keyof operations> = operations[Op]["responses"];
 
 /**
@@ -31,7 +40,9 @@ type DocumentedAnswer<R, Status> = R extends { content?: never }
           status: Status;
           headers?: Headers;
         } & (Media extends "application/json"
-          ? { body: Content[Media]; contentType?: undefined }
+          ?
+              | { body: Content[Media]; contentType?: undefined }
+              | { body: JsonText; contentType: typeof JSON_CONTENT_TYPE }
           : // Text may also be sent as the bytes of its encoding.
             { body: Content[Media] | Buffer; contentType: `${Media & string}${string}` });
       }[keyof Content]

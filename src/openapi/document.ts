@@ -92,11 +92,15 @@ function operationsOf(document: Document): OperationObject[] {
   );
 }
 
-/** The HTTP methods the document has on any path, upper case and sorted: CORS allows these. */
+/**
+ * The HTTP methods served on some path, upper case and sorted: the document's, and HEAD with
+ * GET. CORS allows these.
+ */
 export function documentMethods(document: Document): string[] {
   const methods = Object.values(document.paths ?? {}).flatMap((item) =>
     HTTP_METHODS.filter((method) => (item as Record<string, unknown> | undefined)?.[method]),
   );
+  if (methods.includes("get")) methods.push("head");
   return [...new Set(methods.map((method) => method.toUpperCase()))].sort();
 }
 

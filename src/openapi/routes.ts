@@ -21,7 +21,7 @@ import type { Operation } from "openapi-backend";
 import { type BodyShape, missingBody } from "../http/body.ts";
 import { Problem } from "../http/errors.ts";
 import { targetPath } from "../http/request-target.ts";
-import type { ApiResponse } from "../http/responses.ts";
+import { type ApiResponse, JSON_CONTENT_TYPE } from "../http/responses.ts";
 import type { Api } from "./backend.ts";
 import { type Inputs, inputReader } from "./inputs.ts";
 import type { OperationHandlers } from "./operation-types.ts";
@@ -100,15 +100,13 @@ export function addOperationRoutes(app: FastifyInstance, options: RouteOptions):
           reply.code(answer.status);
           if (answer.headers !== undefined) reply.headers(answer.headers);
           if (answer.body === undefined) return reply.send();
-          return reply.type(answer.contentType ?? JSON_TYPE).send(answer.body);
+          return reply.type(answer.contentType ?? JSON_CONTENT_TYPE).send(answer.body);
         }),
     });
   }
 }
 
 type OperationHandler = (input: Inputs, context: { operation: Operation }) => Promise<ApiResponse>;
-
-const JSON_TYPE = "application/json; charset=utf-8";
 
 /**
  * The route's first step: a path the route took that the document's template does not name as

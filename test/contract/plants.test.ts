@@ -1,6 +1,7 @@
 // GET /plants, GET /plants/{id} and DELETE /plants/{id} through app.inject on both engines:
 // what each answers, the ids and query parameters they accept, exact ids in answers, paging,
 // scopes, and delete-then-recreate. Every answer is also checked against the YAML.
+import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { issueToken } from "../../src/auth/issue-token.ts";
 import { INT64_MAX, INT64_MIN } from "../../src/http/int64.ts";
@@ -155,6 +156,30 @@ describe.each(storeEngines)("listing plants ($name)", (engine) => {
       const page = await t.app.inject({ method: "GET", url: "/plants", headers: AUTH });
       expect(page.json()).toHaveLength(100);
       expect(page.headers.link).toBe(`</plants?after=100&limit=100>; rel="next"`);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("when plants hold long names, then a page ends at 1 MiB of names and tags, full, with its next link, and the next page goes on", async () => {
+    const t = await createTestApp(engine);
+    try {
+      // Random, so nothing on the way compresses it: each name 60,000 bytes of UTF-8.
+      const name = () => randomBytes(30_000).toString("hex");
+      for (let id = 1n; id <= 20n; id++) await t.db.store.create({ id, name: name() });
+      const first = await t.app.inject({ method: "GET", url: "/plants?limit=1000", headers: AUTH });
+      expect(first.statusCode).toBe(200);
+      const plants = first.json() as { id: number }[];
+      expect(plants).toHaveLength(17);
+      expect(first.rawPayload.length).toBeLessThan(1024 * 1024 + 17 * 100);
+      expect(first.headers.link).toBe(`</plants?after=17&limit=1000>; rel="next"`);
+      const rest = await t.app.inject({
+        method: "GET",
+        url: "/plants?after=17&limit=1000",
+        headers: AUTH,
+      });
+      expect((rest.json() as { id: number }[]).map((plant) => plant.id)).toEqual([18, 19, 20]);
+      expect(rest.headers.link).toBeUndefined();
     } finally {
       await t.close();
     }

@@ -66,6 +66,8 @@ interface RequestExample {
   name: string;
   answer: Answer;
   target: string;
+  /** The header parameters the example gives. */
+  headers: Record<string, string>;
   body?: unknown;
 }
 
@@ -106,8 +108,13 @@ function requestExamples(operation: DocumentedOperation): RequestExample[] {
       if (given !== undefined) query.set(parameter.name ?? "", String(given));
     }
     const target = query.size === 0 ? path : `${path}?${query}`;
+    const headers: Record<string, string> = {};
+    for (const parameter of operation.parameters) {
+      const given = parameter.in === "header" ? parameter.examples?.[name]?.value : undefined;
+      if (given !== undefined) headers[parameter.name ?? ""] = String(given);
+    }
     const body = bodyExamples(operation)[name]?.value;
-    return [{ operation, name, answer, target, ...(body === undefined ? {} : { body }) }];
+    return [{ operation, name, answer, target, headers, ...(body === undefined ? {} : { body }) }];
   });
 }
 
@@ -154,11 +161,12 @@ describe("the examples in openapi/plants.yaml, sent to a real server", () => {
 
   it("when every request example is sent in order, then each answer equals its named example", async () => {
     const url = fixture.server?.url ?? "";
-    for (const { operation, name, answer, target, body } of examples) {
+    for (const { operation, name, answer, target, headers, body } of examples) {
       const response = await fetch(`${url}${target}`, {
         method: operation.method,
         headers: {
           ...AUTH,
+          ...headers,
           ...(body === undefined ? {} : { "content-type": "application/json" }),
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -240,6 +248,27 @@ describe("the published document", () => {
     expect(parse(yaml.body)).toEqual(expected);
     // No credentials needed, and nothing else asked for them.
     expect(json.headers["www-authenticate"]).toBeUndefined();
+    await server.stop();
+  });
+
+  it("when a copy's ETag comes back in If-None-Match, then 304 without a body; any other tag gets the document", async () => {
+    const server = await startServer({ databasePath: db.path });
+    for (const path of ["/openapi.json", "/openapi.yaml"]) {
+      const first = await fetchChecked(server.url, path);
+      const tag = first.headers["etag"];
+      expect(tag, path).toMatch(/^"sha256-[A-Za-z0-9_-]{22}"$/);
+      for (const held of [tag, `W/${tag}`, `"other", ${tag}`, "*"]) {
+        const again = await fetch(`${server.url}${path}`, {
+          headers: { "if-none-match": held ?? "" },
+        });
+        expect(again.status, `${path} ${held}`).toBe(304);
+        expect(again.headers.get("etag")).toBe(tag);
+        expect(await again.text()).toBe("");
+      }
+      const stale = await fetch(`${server.url}${path}`, { headers: { "if-none-match": '"old"' } });
+      expect(stale.status).toBe(200);
+      expect(await stale.text()).toBe(first.body);
+    }
     await server.stop();
   });
 

@@ -148,6 +148,16 @@ describe("Stoplight Prism in front of a real server", () => {
           { operation, status: 400, method: "GET" as const, path: `${path}?debug=1` },
         ];
       }),
+      ...["getOpenApiJson /openapi.json", "getOpenApiYaml /openapi.yaml"].map((entry) => {
+        const [operation = "", path = ""] = entry.split(" ");
+        return {
+          operation,
+          status: 304,
+          method: "GET" as const,
+          path,
+          headers: { "if-none-match": "*" },
+        };
+      }),
       { operation: "getDocsAsset", status: 200, method: "GET", path: "/docs/swagger-ui.css" },
       { operation: "getDocsAsset", status: 200, method: "GET", path: "/docs/init.js" },
       { operation: "getDocsAsset", status: 400, method: "GET", path: "/docs/init.js?v=1" },
