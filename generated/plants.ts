@@ -1038,7 +1038,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "openapi": "3.0.3",
+                     *       "openapi": "3.1.0",
                      *       "info": {
                      *         "title": "Plant Store",
                      *         "version": "1.0.0"
@@ -1091,7 +1091,7 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example openapi: 3.0.3
+                     * @example openapi: 3.1.0
                      *     info:
                      *       title: Plant Store
                      *       version: 1.0.0

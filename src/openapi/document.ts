@@ -62,7 +62,7 @@ function keyText(key: unknown): string {
   return String(key);
 }
 
-/** The methods a path item may hold an operation for (OpenAPI 3.0). */
+/** The methods a path item may hold an operation for (OpenAPI 3.1). */
 export const HTTP_METHODS = [
   "get",
   "put",

@@ -370,6 +370,13 @@ function recorded(
     headers["x-request-id"] = "<a fresh UUID>";
   }
   const text = body.toString("latin1");
+  if (typeof headers["etag"] === "string") {
+    // The published document: the document tests check its text, so editing the YAML
+    // leaves these answers as recorded.
+    headers["etag"] = "<the document's ETag>";
+    delete headers["content-length"];
+    return { what, status, headers };
+  }
   if (String(headers["content-type"]).startsWith("text/plain; version=0.0.4")) {
     delete headers["content-length"];
     // The last scrape is kept whole, so that a change in what is counted shows in the diff;
