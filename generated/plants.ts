@@ -59,8 +59,8 @@ export type paths = {
             path: {
                 /**
                  * @description The plant's id, as a canonical decimal integer: an optional `-`, then `0` or
-                 *     digits without leading zeros, from -9223372036854775808 to
-                 *     9223372036854775807. Anything else (`1e2`, `0x10`, `+1`, `01`, `-0`, `1.0`,
+                 *     digits without leading zeros, from -9223372036854775808 up to and including
+                 *     9223372036854775807; anything else (`1e2`, `0x10`, `+1`, `01`, `-0`, `1.0`,
                  *     spaces, out of range) answers 400, never 404.
                  */
                 id: components["parameters"]["PlantId"];
@@ -151,11 +151,11 @@ export type paths = {
          *     The text is made at most once a second: scrapes within a second of each other
          *     get the same text.
          *
-         *     When PLANTSTORE_METRICS_TOKEN is set, this needs that token as a bearer
-         *     token (`metricsToken`); when it is unset, no credentials are needed. The
-         *     copy of this document a server publishes (GET /openapi.json, /openapi.yaml)
-         *     says which holds for that server: without a metrics token it lists no
-         *     security and no 401 here.
+         *     Whether this needs credentials depends on the server, and the copy of this
+         *     document a server publishes (GET /openapi.json, /openapi.yaml) says which
+         *     holds for it: where it lists the `metricsToken` requirement and a 401, a
+         *     request needs the metrics token as a bearer token; where it lists neither,
+         *     no credentials are needed.
          */
         get: operations["getMetrics"];
         put?: never;
@@ -176,7 +176,7 @@ export type paths = {
         /**
          * This document as JSON
          * @description The whole document in one JSON file, with `servers` naming this server
-         *     (PLANTSTORE_PUBLIC_URL, or the address it listens on). No credentials. The
+         *     (its public address, or the address it listens on). No credentials. The
          *     answer carries an `ETag`; a request with `If-None-Match` naming it gets 304.
          */
         get: operations["getOpenApiJson"];
@@ -446,9 +446,8 @@ export type components = {
             };
         };
         /**
-         * @description The request's headers took longer than PLANTSTORE_HEADERS_TIMEOUT_MS (10 s by
-         *     default), or the whole request longer than PLANTSTORE_REQUEST_TIMEOUT_MS (30 s),
-         *     to arrive. The connection is closed.
+         * @description The request's headers took longer than {{PLANTSTORE_HEADERS_TIMEOUT_MS}}, or the whole
+         *     request longer than {{PLANTSTORE_REQUEST_TIMEOUT_MS}}, to arrive. The connection is closed.
          */
         RequestTimeout: {
             headers: {
@@ -505,13 +504,13 @@ export type components = {
         };
         /**
          * @description Too many requests: this caller (a managed token, a JWT's subject, or a
-         *     static token, however the header is spelt) made more than
-         *     PLANTSTORE_TOKEN_RATE_LIMIT requests (default 6000) in the current
-         *     minute, or this client address sent more than
-         *     PLANTSTORE_AUTH_FAILURE_LIMIT rejected credentials (default 60) in the
-         *     current minute. Nothing was changed; `Retry-After` says when the minute
-         *     is over. A caller's own limit is announced beforehand, on every answer it
-         *     gets, in `RateLimit-Policy` and `RateLimit`.
+         *     static token, however the header is spelt) made more requests in the
+         *     current minute than the server allows one caller, or this client address
+         *     sent more rejected credentials in the current minute than it allows one
+         *     address (both limits are listed in the API's description). Nothing was
+         *     changed; `Retry-After` says when the minute is over. A
+         *     caller's own limit is announced beforehand, on every answer it gets, in
+         *     `RateLimit-Policy` and `RateLimit`.
          */
         TooManyRequests: {
             headers: {
@@ -595,8 +594,8 @@ export type components = {
         IfNoneMatch: string;
         /**
          * @description The plant's id, as a canonical decimal integer: an optional `-`, then `0` or
-         *     digits without leading zeros, from -9223372036854775808 to
-         *     9223372036854775807. Anything else (`1e2`, `0x10`, `+1`, `01`, `-0`, `1.0`,
+         *     digits without leading zeros, from -9223372036854775808 up to and including
+         *     9223372036854775807; anything else (`1e2`, `0x10`, `+1`, `01`, `-0`, `1.0`,
          *     spaces, out of range) answers 400, never 404.
          */
         PlantId: bigint;
@@ -621,7 +620,7 @@ export type components = {
         BearerChallenge: string;
         /**
          * @description The caller's request limit (IETF RateLimit header fields): the policy
-         *     `per-caller`, its quota `q` (PLANTSTORE_TOKEN_RATE_LIMIT) and window `w` in
+         *     `per-caller`, its quota `q` (requests) and window `w` in
          *     seconds. On every 2xx and 4xx answer to a request that was counted against a
          *     caller's limit (authenticated, on an operation that needs credentials),
          *     including the 429 that refuses one; absent when the limit is off (0), and on
@@ -637,9 +636,10 @@ export type components = {
         RateLimit: string;
         /**
          * @description Present when the page is full (as many plants as `limit`, or names and tags
-         *     reaching 1 MiB): the next page, as `<URL>; rel="next"` (RFC 8288). The URL is relative to this server, or
-         *     absolute under PLANTSTORE_PUBLIC_URL when that is set. The last page has
-         *     no `rel="next"`, so a client follows `next` until there is none.
+         *     reaching 1 MiB): the next page, as `<URL>; rel="next"` (RFC 8288). The URL
+         *     is relative to this server, or absolute under the server's public address
+         *     where it has one. The last page has no `rel="next"`, so a client follows
+         *     `next` until there is none.
          * @example </plants?after=10002&limit=2>; rel="next"
          */
         Link: string;
@@ -806,8 +806,8 @@ export interface operations {
             path: {
                 /**
                  * @description The plant's id, as a canonical decimal integer: an optional `-`, then `0` or
-                 *     digits without leading zeros, from -9223372036854775808 to
-                 *     9223372036854775807. Anything else (`1e2`, `0x10`, `+1`, `01`, `-0`, `1.0`,
+                 *     digits without leading zeros, from -9223372036854775808 up to and including
+                 *     9223372036854775807; anything else (`1e2`, `0x10`, `+1`, `01`, `-0`, `1.0`,
                  *     spaces, out of range) answers 400, never 404.
                  */
                 id: components["parameters"]["PlantId"];
@@ -856,8 +856,8 @@ export interface operations {
             path: {
                 /**
                  * @description The plant's id, as a canonical decimal integer: an optional `-`, then `0` or
-                 *     digits without leading zeros, from -9223372036854775808 to
-                 *     9223372036854775807. Anything else (`1e2`, `0x10`, `+1`, `01`, `-0`, `1.0`,
+                 *     digits without leading zeros, from -9223372036854775808 up to and including
+                 *     9223372036854775807; anything else (`1e2`, `0x10`, `+1`, `01`, `-0`, `1.0`,
                  *     spaces, out of range) answers 400, never 404.
                  */
                 id: components["parameters"]["PlantId"];
@@ -990,8 +990,8 @@ export interface operations {
                 };
             };
             /**
-             * @description PLANTSTORE_METRICS_TOKEN is set and the request does not carry it as a
-             *     bearer token. The response has a `WWW-Authenticate: Bearer` header.
+             * @description The request does not carry the metrics token as a bearer token. The
+             *     response has a `WWW-Authenticate: Bearer` header.
              */
             401: {
                 headers: {

@@ -148,6 +148,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       app,
       publicUrl: options.publicUrl,
       metricsOpen: ops.metricsToken === undefined,
+      published: ops.published,
     }),
     security: {
       schemes: securitySchemes(authenticator, ops.metricsToken),

@@ -3,7 +3,7 @@
 // one line naming the variable (see src/main.ts).
 import { ConfigError } from "./config-error.ts";
 import { parseJwt } from "./config-jwt.ts";
-import { readSettings, type SettingValues } from "./settings.ts";
+import { publishedValues, readSettings, type SettingValues } from "./settings.ts";
 
 export { JWT_SHAPE, type LogLevel, redactUrl, SETTINGS } from "./settings.ts";
 export { ConfigError };
@@ -71,6 +71,8 @@ function opsOf(s: SettingValues) {
     maxConnectionsPerAddress: s.PLANTSTORE_MAX_CONNECTIONS_PER_ADDRESS,
     maxEventLoopDelayMs: s.PLANTSTORE_MAX_EVENT_LOOP_DELAY_MS,
     shutdownTimeoutMs: s.PLANTSTORE_SHUTDOWN_TIMEOUT_MS,
+    /** The limits and deadlines the published document states, as it states them. */
+    published: publishedValues(s),
   };
 }
 

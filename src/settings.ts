@@ -26,6 +26,12 @@ export interface Setting<T = unknown> {
   /** How the current value is masked when printed. */
   secret?: "url" | "token";
   read: Read<T>;
+  /**
+   * How a consumer of the API reads the value, where it is one they can rely on (a limit, a
+   * deadline): the published document's descriptions name it `{{NAME}}`, filled with the value
+   * in force on the server that publishes the copy (src/docs/published-document.ts).
+   */
+  published?(value: T): string;
 }
 
 const setting = <T>(entry: Setting<T>): Setting<T> => entry;
@@ -250,6 +256,13 @@ function isExactOrigin(entry: string): boolean {
   }
 }
 
+// ---- how published values read ----
+
+/** A duration in ms as a reader of the document takes it: "10 s", or "250 ms". */
+const duration = (ms: number): string => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);
+/** A limit where 0 turns it off. */
+const limitOrNone = (count: number): string => (count === 0 ? "no limit" : String(count));
+
 // ---- the table, in the README's order ----
 
 export const SETTINGS = {
@@ -396,12 +409,14 @@ export const SETTINGS = {
     meaning: "requests per minute per bearer token (0: no limit)",
     doc: "requests per minute one caller (a managed token, a JWT subject, a static token) may make to operations that need a token; over it: 429. `0` disables",
     read: wholeNumber(0, 1_000_000_000),
+    published: limitOrNone,
   }),
   PLANTSTORE_AUTH_FAILURE_LIMIT: setting({
     default: "60",
     meaning: "rejected credentials per minute per client address (0: no limit)",
     doc: "rejected credentials (401 `invalid_token`) per minute from one client address; over it, every request from that address to an operation that needs credentials gets 429 until the minute ends, before its token is even checked. Requests without credentials do not count. `0` disables",
     read: wholeNumber(0, 1_000_000_000),
+    published: limitOrNone,
   }),
   PLANTSTORE_TRUST_PROXY: setting({
     default: "false",
@@ -420,30 +435,35 @@ export const SETTINGS = {
     meaning: "request headers must arrive within (408)",
     doc: "request headers must arrive within this (else 408, connection closed)",
     read: wholeNumber(1000, 600_000),
+    published: duration,
   }),
   PLANTSTORE_REQUEST_TIMEOUT_MS: setting({
     default: "30000",
     meaning: "a whole request must arrive within (408)",
     doc: "the whole request must arrive within this (408); not shorter than the headers timeout",
     read: wholeNumber(1000, 3_600_000),
+    published: duration,
   }),
   PLANTSTORE_KEEPALIVE_TIMEOUT_MS: setting({
     default: "72000",
     meaning: "an idle keep-alive connection is closed after",
     doc: "an idle keep-alive connection is closed after this; longer than common load balancer idle timeouts (60 s), so the balancer closes first",
     read: wholeNumber(1000, 600_000),
+    published: duration,
   }),
   PLANTSTORE_SEND_TIMEOUT_MS: setting({
     default: "30000",
     meaning: "an answer the client has not taken within this is dropped",
     doc: "an answer must be taken by the client in full within this; a client that stops reading is dropped (its connection destroyed) once its unread backlog is this old",
     read: wholeNumber(100, 3_600_000),
+    published: duration,
   }),
   PLANTSTORE_CLOSE_TIMEOUT_MS: setting({
     default: "5000",
     meaning: "a connection the server closed is destroyed after",
     doc: "once the server has closed its side of a connection (after a 400, 408 or 431, or `Connection: close`), the client has this long to close its own; then the connection is destroyed",
     read: wholeNumber(100, 600_000),
+    published: duration,
   }),
   PLANTSTORE_MAX_CONNECTIONS: setting({
     default: "1000",
@@ -456,6 +476,7 @@ export const SETTINGS = {
     meaning: "open connections one client address may hold (0: no cap)",
     doc: "open connections one client address (IPv6: one /64) may hold; one more is closed on arrival (and counted). Half the overall cap, so that no single client can take every slot while a busy backend with hundreds of connections still fits; lower it when the service faces the internet directly. Counted by the socket's peer: behind a proxy or load balancer, raise it above the connections the proxy opens, or set `0` for no cap",
     read: wholeNumber(0, 1_000_000),
+    published: limitOrNone,
   }),
   PLANTSTORE_MAX_EVENT_LOOP_DELAY_MS: setting({
     default: "1000",
@@ -492,4 +513,13 @@ export function readSettings(env: Env, cwd: string): SettingValues {
     values[name] = entry.read(env[name] ?? entry.default, name, cwd);
   }
   return values as SettingValues;
+}
+
+/** `{{NAME}}` → text, for every setting a consumer can rely on (see Setting.published). */
+export function publishedValues(values: SettingValues): Readonly<Record<string, string>> {
+  const texts: Record<string, string> = {};
+  for (const [name, entry] of Object.entries(SETTINGS) as [SettingName, Setting][]) {
+    if (entry.published !== undefined) texts[name] = entry.published(values[name]);
+  }
+  return texts;
 }

@@ -12,7 +12,7 @@ import {
 } from "./published-document.ts";
 
 // Where `npm start` listens by default; only used by an app that is not listening (inject).
-const DEFAULT_SERVER_URL = "http://127.0.0.1:8080";
+export const DEFAULT_SERVER_URL = "http://127.0.0.1:8080";
 
 export function documentationHandlers(
   app: FastifyInstance,

@@ -1,11 +1,12 @@
-// GET /openapi.json and /openapi.yaml: openapi/plants.yaml as written, with `servers` naming
-// this server, so a portal or a client generator can take it as is. What depends on how the
-// server is configured says what this one does: without PLANTSTORE_METRICS_TOKEN, GET /metrics
-// is published as open (no security, no 401), as it is served.
+// GET /openapi.json and /openapi.yaml (and `npm run bundle`): openapi/plants.yaml as written,
+// with `servers` naming this server, so a portal or a client generator can take it as is. What
+// depends on how the server is configured says what this one does: the limits and deadlines
+// its descriptions state (`{{NAME}}`, see Setting.published) are the ones in force, and without
+// a metrics token GET /metrics is published as open (no security, no 401), as it is served.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
-import { parseDocument } from "yaml";
+import { type Document, isScalar, parseDocument, visit } from "yaml";
 import { asJsonText, type JsonText } from "../http/responses.ts";
 import { documentPath } from "../openapi/document.ts";
 
@@ -24,32 +25,56 @@ export interface PublishedDocument {
 }
 
 export interface PublishedOptions {
-  /** PLANTSTORE_METRICS_TOKEN is unset: GET /metrics needs no credentials. */
+  /** No metrics token is configured: GET /metrics needs no credentials. */
   metricsOpen: boolean;
+  /** What each `{{NAME}}` in a description or summary reads as on this server. */
+  values: Readonly<Record<string, string>>;
 }
 
-export function publishedDocument({ metricsOpen }: PublishedOptions): PublishedDocument {
-  const text = readFileSync(documentPath, "utf8");
+/** Throws at once for a `{{NAME}}` without a value, so a typo stops start-up, not a request. */
+export function publishedDocument({ metricsOpen, values }: PublishedOptions): PublishedDocument {
+  const configured = parseDocument(readFileSync(documentPath, "utf8"));
+  if (metricsOpen) {
+    configured.setIn(["paths", "/metrics", "get", "security"], []);
+    configured.deleteIn(["paths", "/metrics", "get", "responses", "401"]);
+    // Nobody is counted against a caller's limit where nobody is authenticated.
+    for (const status of ["200", "400"]) {
+      configured.deleteIn(["paths", "/metrics", "get", "responses", status, "headers"]);
+    }
+  }
+  fillDescriptions(configured, values);
   // One server URL per process in practice; remember the last one rather than re-render.
   let last: (Published & { url: string }) | undefined;
   const render = (url: string): Published => {
     if (last?.url === url) return last;
-    const document = parseDocument(text);
+    const document = configured.clone();
     document.set("servers", [{ url, description: "This server" }]);
-    if (metricsOpen) {
-      document.setIn(["paths", "/metrics", "get", "security"], []);
-      document.deleteIn(["paths", "/metrics", "get", "responses", "401"]);
-      // Nobody is counted against a caller's limit where nobody is authenticated.
-      for (const status of ["200", "400"]) {
-        document.deleteIn(["paths", "/metrics", "get", "responses", status, "headers"]);
-      }
-    }
     const json = asJsonText(document.toJS());
     const yaml = document.toString();
     last = { url, json, yaml, jsonTag: entityTag(json), yamlTag: entityTag(yaml) };
     return last;
   };
   return { at: render };
+}
+
+const PLACEHOLDER = /\{\{([A-Z0-9_]+)\}\}/g;
+
+/** Every `{{NAME}}` in a description or summary, replaced by its value. */
+function fillDescriptions(document: Document, values: Readonly<Record<string, string>>): void {
+  visit(document, {
+    Pair(_, pair) {
+      const { key, value } = pair;
+      if (!isScalar(key) || (key.value !== "description" && key.value !== "summary")) return;
+      if (!isScalar(value) || typeof value.value !== "string") return;
+      value.value = value.value.replace(PLACEHOLDER, (_match, name: string) => {
+        const text = values[name];
+        if (text === undefined) {
+          throw new Error(`openapi/plants.yaml names {{${name}}}, which is no published setting`);
+        }
+        return text;
+      });
+    },
+  });
 }
 
 /** A strong entity tag for the text (RFC 9110 §8.8.3): a digest of its bytes. */

@@ -13,4 +13,6 @@ export interface HandlerDeps {
   publicUrl: string | undefined;
   /** PLANTSTORE_METRICS_TOKEN is unset, so GET /metrics is open (and published as such). */
   metricsOpen: boolean;
+  /** The values the published document's descriptions state (`{{NAME}}`). */
+  published: Readonly<Record<string, string>>;
 }

@@ -18,6 +18,9 @@ export function operationHandlers(deps: HandlerDeps): OperationHandlers {
     deletePlant: deletePlant(deps),
     ...healthHandlers(deps.store),
     getMetrics: metricsHandler(deps.metrics),
-    ...documentationHandlers(deps.app, deps.publicUrl, { metricsOpen: deps.metricsOpen }),
+    ...documentationHandlers(deps.app, deps.publicUrl, {
+      metricsOpen: deps.metricsOpen,
+      values: deps.published,
+    }),
   };
 }

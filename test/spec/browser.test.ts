@@ -1,18 +1,22 @@
 // A person's view of /docs: Debian's Chromium, driven by playwright-core (never a downloaded
 // browser), opens the page of a real server, authorizes with a token, sends a create with
-// "Try it out" and sees the 200; the plant is then in the store. Screenshot:
-// test-results/docs-create.png. Without /usr/bin/chromium the test is skipped with a line
+// "Try it out" and sees the 200; the plant is then in the store. It also reads the API's
+// description on /docs and on `npm run docs:build`'s page, as a portal shows it. Screenshots:
+// test-results/docs-create.png, docs-info.png and docs-build-info.png. Without /usr/bin/chromium the test is skipped with a line
 // saying so, unless PLANTSTORE_REQUIRE_BROWSER=1 (set by .ci/run), which makes it a failure.
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
+import { pathToFileURL } from "node:url";
+import { type BrowserContext, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOKEN, uniqueId } from "../helpers/app.ts";
 import { markRan, TEST_RESULTS } from "../helpers/ran-marker.ts";
+import { runToExit } from "../helpers/run-process.ts";
 import {
   closeServerFixture,
   openServerFixture,
+  REPO_ROOT,
   type ServerFixture,
 } from "../helpers/server-process.ts";
 
@@ -41,9 +45,8 @@ describe.runIf(hasBrowser)("/docs in a real browser", () => {
     rmSync(profile, { recursive: true, force: true });
   });
 
-  it("when a person authorizes with a token and creates, reads, lists and deletes a plant from /docs, then they see each answer and the store follows", async () => {
-    const url = fixture.server?.url ?? "";
-    const context = await chromium.launchPersistentContext(profile, {
+  const launch = (): Promise<BrowserContext> =>
+    chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
       args: [
@@ -56,6 +59,10 @@ describe.runIf(hasBrowser)("/docs in a real browser", () => {
         "--disable-quic",
       ],
     });
+
+  it("when a person authorizes with a token and creates, reads, lists and deletes a plant from /docs, then they see each answer and the store follows", async () => {
+    const url = fixture.server?.url ?? "";
+    const context = await launch();
     const problems: string[] = [];
     const requested: string[] = [];
     try {
@@ -137,5 +144,40 @@ describe.runIf(hasBrowser)("/docs in a real browser", () => {
       await context.close();
     }
     markRan("browser");
+  }, 90_000);
+
+  it("when the API's description is read on /docs and on npm run docs:build's page, then it shows the whole id range, as a paragraph, and the limits this server keeps", async () => {
+    const built = await runToExit("npm", ["run", "docs:build"], { env: {}, timeoutMs: 60_000 });
+    expect(built.code, built.stderr).toBe(0);
+    const context = await launch();
+    try {
+      const page = context.pages()[0] ?? (await context.newPage());
+      /** The rendered description: its text, and whether any list in it is numbered. */
+      const readInfo = async (info: string, shot: string) => {
+        const block = page.locator(info).first();
+        await block.waitFor({ timeout: 20_000 });
+        mkdirSync(TEST_RESULTS, { recursive: true });
+        await page.screenshot({ path: join(TEST_RESULTS, shot) });
+        return {
+          text: ((await block.textContent()) ?? "").replace(/\s+/g, " "),
+          numbered: await block.locator("ol").count(),
+        };
+      };
+      const expectReadsRight = ({ text, numbered }: { text: string; numbered: number }) => {
+        expect(text).toContain(
+          "from -9223372036854775808 up to and including 9223372036854775807, and are compared",
+        );
+        expect(text).toContain("must arrive within 10 s");
+        expect(text).not.toContain("PLANTSTORE_");
+        expect(numbered).toBe(0);
+      };
+      await page.goto(`${fixture.server?.url}/docs`);
+      expectReadsRight(await readInfo(".information-container .info", "docs-info.png"));
+      await page.goto(pathToFileURL(join(REPO_ROOT, "dist/docs/index.html")).href);
+      // Redocly's page: the introduction is the section of the document's root.
+      expectReadsRight(await readInfo('[data-section-id="/"]', "docs-build-info.png"));
+    } finally {
+      await context.close();
+    }
   }, 90_000);
 });

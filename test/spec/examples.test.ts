@@ -8,6 +8,7 @@
 // (/plants/{id}) lends each of them only the names that operation answers.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { loadConfig } from "../../src/config.ts";
 import { loadDocument } from "../../src/openapi/document.ts";
 import { AUTH } from "../helpers/app.ts";
 import { assertDocumented } from "../helpers/contract.ts";
@@ -211,10 +212,17 @@ describe("the published document", () => {
     return { status: response.status, headers, body };
   };
 
-  it("when PLANTSTORE_PUBLIC_URL is unset, then /openapi.json and /openapi.yaml are the YAML with servers naming the listening address", async () => {
-    const server = await startServer({ databasePath: db.path });
+  it("when PLANTSTORE_PUBLIC_URL is unset, then /openapi.json and /openapi.yaml are the YAML with servers naming the listening address, and the limits in force in its descriptions", async () => {
+    const env = { PLANTSTORE_HEADERS_TIMEOUT_MS: "2500" };
+    const server = await startServer({ databasePath: db.path, env });
     // No PLANTSTORE_METRICS_TOKEN here: GET /metrics is published as open, as it is served.
-    const source = loadDocument() as unknown as {
+    const values = loadConfig(env).ops.published;
+    expect(values["PLANTSTORE_HEADERS_TIMEOUT_MS"]).toBe("2500 ms");
+    const filled = JSON.stringify(loadDocument()).replace(
+      /\{\{(\w+)\}\}/g,
+      (_, name: string) => values[name] ?? `no value for ${name}`,
+    );
+    const source = JSON.parse(filled) as {
       paths: Record<string, Record<string, { security?: unknown; responses: object }>>;
     };
     const { "401": _unauthorized, ...metricsAnswers } = (source.paths["/metrics"]?.["get"]

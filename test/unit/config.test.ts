@@ -20,6 +20,16 @@ const DEFAULT_OPS: OpsConfig = {
   maxConnectionsPerAddress: 500,
   maxEventLoopDelayMs: 1000,
   shutdownTimeoutMs: 10_000,
+  published: {
+    PLANTSTORE_TOKEN_RATE_LIMIT: "6000",
+    PLANTSTORE_AUTH_FAILURE_LIMIT: "60",
+    PLANTSTORE_HEADERS_TIMEOUT_MS: "10 s",
+    PLANTSTORE_REQUEST_TIMEOUT_MS: "30 s",
+    PLANTSTORE_KEEPALIVE_TIMEOUT_MS: "72 s",
+    PLANTSTORE_SEND_TIMEOUT_MS: "30 s",
+    PLANTSTORE_CLOSE_TIMEOUT_MS: "5 s",
+    PLANTSTORE_MAX_CONNECTIONS_PER_ADDRESS: "500",
+  },
 };
 
 describe("configuration", () => {
@@ -88,6 +98,16 @@ describe("configuration", () => {
         maxConnectionsPerAddress: 0,
         maxEventLoopDelayMs: 0,
         shutdownTimeoutMs: 3000,
+        published: {
+          PLANTSTORE_TOKEN_RATE_LIMIT: "no limit",
+          PLANTSTORE_AUTH_FAILURE_LIMIT: "5",
+          PLANTSTORE_HEADERS_TIMEOUT_MS: "2 s",
+          PLANTSTORE_REQUEST_TIMEOUT_MS: "5 s",
+          PLANTSTORE_KEEPALIVE_TIMEOUT_MS: "1 s",
+          PLANTSTORE_SEND_TIMEOUT_MS: "4 s",
+          PLANTSTORE_CLOSE_TIMEOUT_MS: "500 ms",
+          PLANTSTORE_MAX_CONNECTIONS_PER_ADDRESS: "no limit",
+        },
       },
       workers: 4,
     });
