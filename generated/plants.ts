@@ -649,6 +649,12 @@ export type components = {
          */
         Allow: string;
         /**
+         * @description The page's files change only with the server's version, so any cache may keep
+         *     them for an hour.
+         * @example public, max-age=3600
+         */
+        AssetCaching: string;
+        /**
          * @description What the page may load and run: only this server's own files, no inline
          *     script or style, no frames, no plugins.
          * @example default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'
@@ -1148,6 +1154,7 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Security-Policy": components["headers"]["DocsPolicy"];
+                    "Cache-Control": components["headers"]["AssetCaching"];
                     [name: string]: unknown;
                 };
                 content: {

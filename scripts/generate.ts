@@ -1,6 +1,8 @@
 // Writes generated/plants.ts from openapi/plants.yaml with openapi-typescript, and the README's
-// table of settings from src/settings.ts. `--check` writes nothing and exits 1 when either is
-// stale.
+// table of settings from src/settings.ts, and scaffolds a handler and a contract test for each
+// operation that has no handler yet (scripts/scaffold.ts). A document with a schema that
+// openapi-typescript can only type as `unknown` or `any` is refused, naming where. `--check`
+// writes nothing and exits 1 when an output is stale.
 import { readFile, writeFile } from "node:fs/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
@@ -9,6 +11,7 @@ import { parse } from "yaml";
 import { HTTP_METHODS } from "../src/openapi/document.ts";
 import { EVERY_ITEM, int64Locations, type LocationStep } from "../src/openapi/int64-locations.ts";
 import { settingsMarkdown } from "../src/ops/settings-table.ts";
+import { scaffold } from "./scaffold.ts";
 
 const specUrl = new URL("../openapi/plants.yaml", import.meta.url);
 export const generatedPath = fileURLToPath(new URL("../generated/plants.ts", import.meta.url));
@@ -26,8 +29,55 @@ const int64AsBigint = (schema: { type?: unknown; format?: unknown }): ts.TypeNod
 
 export async function renderTypes(): Promise<string> {
   const ast = await openapiTS(specUrl, { exportType: true, transform: int64AsBigint });
+  const untyped = untypedPlaces(ast);
+  if (untyped.length > 0) throw new UntypedSchemaError(untyped);
   const document = parse(await readFile(specUrl, "utf8")) as Document;
   return header + astToString(ast) + renderDefaulted(document) + renderOperationTable(document);
+}
+
+/** The document has schemas a handler could not be typed from. */
+export class UntypedSchemaError extends Error {
+  constructor(readonly places: readonly string[]) {
+    super(
+      [
+        "openapi/plants.yaml has schemas that would be typed as unknown, so their handlers and clients would be untyped:",
+        ...places.map((place) => `  ${place}`),
+        "Hint: give each such schema a `type`. A schema of anyOf/oneOf is typed as the union of its branches, so a branch with only `required` (anyOf: [{required: [a]}, {required: [b]}]) has no type of its own: repeat in each branch the properties it requires (type: object, properties, required), or say it with minProperties.",
+      ].join("\n"),
+    );
+  }
+}
+
+/**
+ * Where the generated types hold `unknown` or `any`, as `components.schemas.X` or
+ * `operations.opId.requestBody…`: anywhere but as the value of an index signature (headers and
+ * `additionalProperties`, which are open by design).
+ */
+export function untypedPlaces(nodes: readonly ts.Node[]): string[] {
+  const places: string[] = [];
+  const visit = (node: ts.Node, parent: ts.Node | undefined, path: readonly string[]): void => {
+    const untyped =
+      node.kind === ts.SyntaxKind.UnknownKeyword || node.kind === ts.SyntaxKind.AnyKeyword;
+    if (untyped && !(parent !== undefined && ts.isIndexSignatureDeclaration(parent))) {
+      const what =
+        parent !== undefined && ts.isUnionTypeNode(parent) ? " (a branch of a union)" : "";
+      places.push(`${path.join(".")}${what}`);
+    }
+    const named =
+      ts.isPropertySignature(node) ||
+      ts.isTypeAliasDeclaration(node) ||
+      ts.isInterfaceDeclaration(node)
+        ? node.name
+        : undefined;
+    const here =
+      named !== undefined &&
+      (ts.isIdentifier(named) || ts.isStringLiteral(named) || ts.isNumericLiteral(named))
+        ? [...path, named.text]
+        : path;
+    ts.forEachChild(node, (child) => visit(child, node, here));
+  };
+  for (const node of nodes) visit(node, undefined, []);
+  return [...new Set(places)];
 }
 
 /** A JSON-safe int64 location step: "[*]" any array item; `{ otherThan }` any other member. */
@@ -175,20 +225,30 @@ export function renderReadme(readme: string): string {
 }
 
 async function main(): Promise<void> {
+  const check = process.argv.includes("--check");
+  const types = await renderTypes().catch((error: unknown) => {
+    if (!(error instanceof UntypedSchemaError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  });
   const outputs = [
-    { path: generatedPath, rendered: await renderTypes() },
+    { path: generatedPath, rendered: types },
     { path: readmePath, rendered: renderReadme(await readFile(readmePath, "utf8")) },
   ];
   for (const { path, rendered } of outputs) {
     const current = await readFile(path, "utf8").catch(() => "");
     if (current === rendered) continue;
-    if (process.argv.includes("--check")) {
+    if (check) {
       console.error(`${path} is stale: run \`npm run generate\``);
       process.exitCode = 1;
       continue;
     }
     await writeFile(path, rendered);
     console.log(`wrote ${path}`);
+  }
+  if (check) return;
+  for (const path of scaffold(parse(await readFile(specUrl, "utf8")))) {
+    console.log(`scaffolded ${path}`);
   }
 }
 

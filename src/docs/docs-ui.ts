@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { errorResponse } from "../http/responses.ts";
-import type { OperationHandler } from "../openapi/operation-types.ts";
+import type { Answer, OperationHandler } from "../openapi/operation-types.ts";
 
 const SWAGGER_UI_DIR = dirname(
   createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"),
@@ -83,13 +83,13 @@ export function docsHandlers(publicUrl: string | undefined): {
     return bytes;
   };
   return {
-    getDocs: async () => ({
+    getDocs: async (): Answer<"getDocs"> => ({
       status: 200,
       body: PAGE,
       contentType: "text/html; charset=utf-8",
       headers,
     }),
-    getDocsAsset: async ({ path }) => {
+    getDocsAsset: async ({ path }): Answer<"getDocsAsset"> => {
       const name = path.asset;
       const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
       if (asset === undefined) return errorResponse(404, `no documentation asset named ${name}`);

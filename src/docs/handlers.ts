@@ -2,7 +2,7 @@
 // interactive reference.
 import type { FastifyInstance } from "fastify";
 import { JSON_CONTENT_TYPE } from "../http/responses.ts";
-import type { OperationHandler } from "../openapi/operation-types.ts";
+import type { Answer, OperationHandler } from "../openapi/operation-types.ts";
 import { docsHandlers } from "./docs-ui.ts";
 import {
   namesTag,
@@ -28,7 +28,7 @@ export function documentationHandlers(
   const published = () =>
     document.at(serverUrl(publicUrl, app.server.address(), DEFAULT_SERVER_URL));
   return {
-    getOpenApiJson: async ({ header }) => {
+    getOpenApiJson: async ({ header }): Answer<"getOpenApiJson"> => {
       const { json, jsonTag } = published();
       if (namesTag(header["If-None-Match"], jsonTag)) {
         return { status: 304, headers: { etag: jsonTag } };
@@ -41,7 +41,7 @@ export function documentationHandlers(
         headers: { etag: jsonTag },
       };
     },
-    getOpenApiYaml: async ({ header }) => {
+    getOpenApiYaml: async ({ header }): Answer<"getOpenApiYaml"> => {
       const { yaml, yamlTag } = published();
       if (namesTag(header["If-None-Match"], yamlTag)) {
         return { status: 304, headers: { etag: yamlTag } };

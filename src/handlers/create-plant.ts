@@ -1,11 +1,11 @@
 // POST /plants. Runs only for routed, authenticated, validated requests.
 import { errorResponse } from "../http/responses.ts";
-import type { OperationHandler } from "../openapi/operation-types.ts";
+import type { Answer, OperationHandler } from "../openapi/operation-types.ts";
 import { UnstorableValueError } from "../store/store.ts";
 import type { HandlerDeps } from "./deps.ts";
 
 export function createPlant({ store }: HandlerDeps): OperationHandler<"createPlant"> {
-  return async ({ body: { id, name, tag } }) => {
+  return async ({ body: { id, name, tag } }): Answer<"createPlant"> => {
     try {
       const result = await store.create(tag === undefined ? { id, name } : { id, name, tag });
       if (result.kind === "conflict") {

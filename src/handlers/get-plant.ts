@@ -1,10 +1,10 @@
 // GET /plants/{id}: one stored plant, with its id.
 import { errorResponse } from "../http/responses.ts";
-import type { OperationHandler } from "../openapi/operation-types.ts";
+import type { Answer, OperationHandler } from "../openapi/operation-types.ts";
 import type { HandlerDeps } from "./deps.ts";
 
 export function getPlant({ store }: HandlerDeps): OperationHandler<"getPlant"> {
-  return async ({ path: { id } }) => {
+  return async ({ path: { id } }): Answer<"getPlant"> => {
     const plant = await store.get(id);
     if (plant === undefined) return errorResponse(404, `no plant with id ${id}`);
     return { status: 200, body: { id, ...plant } };

@@ -35,7 +35,9 @@ interface Logged {
 
 /** A Problem's answer. */
 export const problemAnswer = (problem: Problem): ApiResponse =>
-  errorResponse(problem.status, problem.message, problem.headers);
+  problem.headers === undefined
+    ? errorResponse(problem.status, problem.message)
+    : errorResponse(problem.status, problem.message, problem.headers);
 
 /** The Error answer for `error`, and what to log about it. */
 export function answerFor(

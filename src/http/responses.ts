@@ -18,6 +18,19 @@ export interface ApiResponse {
 
 type Headers = Readonly<Record<string, string>>;
 
+/** The members a type names, without its index signature (`[name: string]: unknown`). */
+type NamedKeys<T> = keyof { [K in keyof T as string extends K ? never : K]: T[K] };
+
+/**
+ * The headers an answer may set: those its response documents, by their names on the wire
+ * (lower case); none where it documents none. An undocumented header does not compile.
+ */
+type DocumentedHeaders<R> = R extends { headers: infer H }
+  ? [NamedKeys<H>] extends [never]
+    ? { headers?: undefined }
+    : { headers?: { readonly [Name in Lowercase<NamedKeys<H> & string>]?: string } }
+  : { headers?: undefined };
+
 declare const jsonTextBrand: unique symbol;
 /** A JSON body written once ahead of time (a published document), sent as it is. */
 export type JsonText = string & { readonly [jsonTextBrand]: true };
@@ -33,18 +46,16 @@ type Responses<Op extends keyof operations> = operations[Op]["responses"];
  * an answer documented without content has no body.
  */
 type DocumentedAnswer<R, Status> = R extends { content?: never }
-  ? { status: Status; headers?: Headers; body?: undefined; contentType?: undefined }
+  ? { status: Status; body?: undefined; contentType?: undefined } & DocumentedHeaders<R>
   : R extends { content: infer Content }
     ? {
-        [Media in keyof Content]: {
-          status: Status;
-          headers?: Headers;
-        } & (Media extends "application/json"
-          ?
-              | { body: Content[Media]; contentType?: undefined }
-              | { body: JsonText; contentType: typeof JSON_CONTENT_TYPE }
-          : // Text may also be sent as the bytes of its encoding.
-            { body: Content[Media] | Buffer; contentType: `${Media & string}${string}` });
+        [Media in keyof Content]: { status: Status } & DocumentedHeaders<R> &
+          (Media extends "application/json"
+            ?
+                | { body: Content[Media]; contentType?: undefined }
+                | { body: JsonText; contentType: typeof JSON_CONTENT_TYPE }
+            : // Text may also be sent as the bytes of its encoding.
+              { body: Content[Media] | Buffer; contentType: `${Media & string}${string}` });
       }[keyof Content]
     : never;
 
@@ -60,18 +71,23 @@ export type OperationRequestBody<Op extends keyof operations> = operations[Op] e
   ? Body
   : never;
 
-/** An answer with the Error body. */
-export interface ErrorAnswer<Status extends number = number> {
+/** An answer with the Error body; its headers, if any, are the ones given. */
+export interface ErrorAnswer<Status extends number = number, H extends Headers = Headers> {
   status: Status;
   body: ErrorBody;
-  headers?: Readonly<Record<string, string>>;
+  headers?: H;
 }
 
 export function errorResponse<Status extends number>(
   status: Status,
   message: string,
-  headers?: Readonly<Record<string, string>>,
-): ErrorAnswer<Status> {
+): ErrorAnswer<Status, never>;
+export function errorResponse<Status extends number, H extends Headers>(
+  status: Status,
+  message: string,
+  headers: H,
+): ErrorAnswer<Status, H>;
+export function errorResponse(status: number, message: string, headers?: Headers): ErrorAnswer {
   return headers === undefined
     ? { status, body: { error: status, message } }
     : { status, body: { error: status, message }, headers };

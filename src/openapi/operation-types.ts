@@ -49,5 +49,13 @@ export type OperationHandler<Op extends OperationId> = (
   context: OperationContext,
 ) => Promise<OperationResponse<Op>>;
 
+/**
+ * What a handler's function returns, written as its return type (`async (input): Answer<"x">
+ * =>`): then an answer the document does not describe — a status, a body property or a header
+ * it does not list — fails to compile, naming what is wrong. Without it, TypeScript checks the
+ * inferred type only, and lets an extra body property through.
+ */
+export type Answer<Op extends OperationId> = Promise<OperationResponse<Op>>;
+
 /** One handler per operation of the document: the compiler names a missing or an extra one. */
 export type OperationHandlers = { [Op in OperationId]: OperationHandler<Op> };

@@ -2,7 +2,7 @@
 // apps; process and event-loop metrics are process-wide by nature and collected once.
 import type { FastifyInstance } from "fastify";
 import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
-import type { OperationHandler } from "../openapi/operation-types.ts";
+import type { Answer, OperationHandler } from "../openapi/operation-types.ts";
 import { routedOperationId } from "../openapi/routes.ts";
 import { StoreUnavailableError, UnstorableValueError } from "../store/store.ts";
 import type { WriteObserver } from "../store/writes.ts";
@@ -127,7 +127,7 @@ const failureOutcome = (error: unknown): string =>
  */
 export function metricsHandler(metrics: Metrics): OperationHandler<"getMetrics"> {
   let made: { text: Promise<string>; at: number } | undefined;
-  return async () => {
+  return async (): Answer<"getMetrics"> => {
     const now = performance.now();
     if (made === undefined || now - made.at >= METRICS_TEXT_MS) {
       made = {
