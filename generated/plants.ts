@@ -1214,6 +1214,7 @@ export const operationTable = {
     "createPlant": {
         "method": "POST",
         "path": "/plants",
+        "bodyType": "application/json",
         "int64Parameters": [],
         "int64InBody": [
             [

@@ -111,6 +111,10 @@ function dereferenced(document: unknown): unknown {
   return visit(document);
 }
 
+/** application/json, or a type of JSON's structured suffix (application/merge-patch+json). */
+const isJsonMediaType = (type: string): boolean =>
+  type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
+
 interface OperationShape {
   operationId?: string;
   parameters?: { name: string; in: string; schema?: unknown }[];
@@ -137,10 +141,13 @@ function renderOperationTable(document: Document): string {
         ...(item.parameters ?? []),
         ...(operation.parameters ?? []),
       ] as NonNullable<OperationShape["parameters"]>;
-      const body = operation.requestBody?.content?.["application/json"]?.schema;
+      const content = operation.requestBody?.content ?? {};
+      const bodyType = Object.keys(content).find(isJsonMediaType);
+      const body = bodyType === undefined ? undefined : content[bodyType]?.schema;
       table[operation.operationId] = {
         method: method.toUpperCase(),
         path,
+        ...(bodyType === undefined ? {} : { bodyType }),
         int64Parameters: parameters.filter((p) => isInt64(p.schema)).map((p) => p.name),
         int64InBody: body === undefined ? [] : locations(body),
         int64InAnswers: Object.fromEntries(

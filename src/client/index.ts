@@ -1,8 +1,10 @@
 // The Plant Store client (`import { createClient } from "plantstore/client"`), built from
-// generated/plants.ts and so from openapi/plants.yaml: every operation typed, int64s as bigints
-// in and out (written as exact digits, parsed without rounding, wherever the document puts
-// them), retries of idempotent calls on 503 and network errors honouring Retry-After, and an
-// iterator over every stored plant that follows the list's rel="next" links.
+// generated/plants.ts and so from openapi/plants.yaml: a method per operation, named by its
+// operationId and typed from the document (an operation added to the YAML is a method after
+// `npm run generate`, with no client code written), int64s as bigints in and out (written as
+// exact digits, parsed without rounding, wherever the document puts them), retries of
+// idempotent calls on 503 and network errors honouring Retry-After, and an iterator over every
+// stored plant that follows the list's rel="next" links.
 import type { components, operations } from "../../generated/plants.ts";
 import { operationTable } from "../../generated/plants.ts";
 import { AnswerTooLargeError, PlantStoreError } from "./errors.ts";
@@ -17,7 +19,7 @@ export type StoredPlant = components["schemas"]["StoredPlant"];
 export type OperationId = keyof typeof operationTable & keyof operations;
 
 type Parameters<Op extends OperationId> = operations[Op]["parameters"];
-type JsonBody<T> = T extends { content: { "application/json": infer Body } } ? Body : never;
+type JsonBody<T> = T extends { content: infer Content } ? Content[keyof Content] : never;
 type Success<Op extends OperationId> = {
   [S in keyof operations[Op]["responses"]]: S extends 200 | 201 | 204
     ? operations[Op]["responses"][S] extends { content: infer C }
@@ -26,11 +28,38 @@ type Success<Op extends OperationId> = {
     : never;
 }[keyof operations[Op]["responses"]];
 
+/** One kind of parameter: required when the operation has a required one of that kind. */
+type ParametersInput<Op extends OperationId, Where extends "path" | "query" | "header"> = [
+  NonNullable<Parameters<Op>[Where]>,
+] extends [never]
+  ? { [K in Where]?: undefined }
+  : Record<string, never> extends NonNullable<Parameters<Op>[Where]>
+    ? { [K in Where]?: NonNullable<Parameters<Op>[Where]> }
+    : { [K in Where]: NonNullable<Parameters<Op>[Where]> };
+
+/** The JSON body: required where the document requires one. */
+type BodyInput<Op extends OperationId> = operations[Op] extends { requestBody: infer B }
+  ? { body: JsonBody<B> }
+  : operations[Op] extends { requestBody?: infer B }
+    ? [NonNullable<B>] extends [never]
+      ? { body?: undefined }
+      : { body?: JsonBody<NonNullable<B>> }
+    : { body?: undefined };
+
 /** What a call takes: the operation's parameters and JSON body, as the YAML types them. */
-export type CallInput<Op extends OperationId> = {
-  path?: NonNullable<Parameters<Op>["path"]>;
-  query?: NonNullable<Parameters<Op>["query"]>;
-  body?: JsonBody<operations[Op] extends { requestBody?: infer B } ? NonNullable<B> : never>;
+export type CallInput<Op extends OperationId> = ParametersInput<Op, "path"> &
+  ParametersInput<Op, "query"> &
+  ParametersInput<Op, "header"> &
+  BodyInput<Op>;
+
+/** The input may be left out where nothing in it is required. */
+type InputArgs<Op extends OperationId> = Record<string, never> extends CallInput<Op>
+  ? [input?: CallInput<Op>]
+  : [input: CallInput<Op>];
+
+/** A method per operation of the document, named by its operationId. */
+export type OperationMethods = {
+  [Op in OperationId]: (...input: InputArgs<Op>) => Promise<Success<Op>>;
 };
 
 export interface RetryOptions {
@@ -59,17 +88,16 @@ export interface ClientOptions {
   maxAnswerBytes?: number;
 }
 
-export interface PlantStoreClient {
-  createPlant(plant: NewPlant): Promise<Plant>;
-  getPlant(id: bigint): Promise<StoredPlant>;
-  /** One page: plants with ids above `after`, at most `limit` (1–1000, default 100). */
-  listPlants(page?: { after?: bigint; limit?: number }): Promise<StoredPlant[]>;
+/**
+ * A method per operation (`client.getPlant({ path: { id } })`); a 2xx answer resolves to its
+ * body (undefined for 204), anything else rejects with a PlantStoreError. A DELETE that gets 404
+ * after a retry of an attempt whose answer was lost resolves: that attempt deleted it.
+ */
+export interface PlantStoreClient extends OperationMethods {
   /** Every stored plant in ascending id order, a page at a time (follows rel="next"). */
   plants(page?: { after?: bigint; limit?: number }): AsyncIterable<StoredPlant>;
-  /** Resolves once deleted; a 404 after a retry of a delete whose answer was lost counts as deleted. */
-  deletePlant(id: bigint): Promise<void>;
-  /** Any operation of the document, by operationId, typed from it. */
-  call<Op extends OperationId>(operationId: Op, input?: CallInput<Op>): Promise<Success<Op>>;
+  /** Any operation of the document by its operationId: the same as its method. */
+  call<Op extends OperationId>(operationId: Op, ...input: InputArgs<Op>): Promise<Success<Op>>;
 }
 
 // Every operation of this API is safe to repeat: reads, creates (idempotent on id) and deletes.
@@ -127,8 +155,11 @@ export function createClient(options: ClientOptions): PlantStoreClient {
     operationId: OperationId,
     url: string,
     body: string | undefined,
+    parameterHeaders: Record<string, string>,
   ): Promise<{ response: Response; text: string; mayHaveActed: boolean }> => {
-    const { method } = operationTable[operationId];
+    const entry: Entry = operationTable[operationId];
+    const { method } = entry;
+    const bodyType = "bodyType" in entry ? entry.bodyType : "application/json";
     const started = Date.now();
     // Whether an earlier attempt may have reached the server and acted, its answer lost (a
     // connection dropped or timed out after sending); a 503 or a refused connection did not.
@@ -143,8 +174,9 @@ export function createClient(options: ClientOptions): PlantStoreClient {
           method,
           headers: {
             accept: "application/json",
+            ...parameterHeaders,
             ...(options.token === undefined ? {} : { authorization: `Bearer ${options.token}` }),
-            ...(body === undefined ? {} : { "content-type": "application/json" }),
+            ...(body === undefined ? {} : { "content-type": bodyType }),
           },
           ...(body === undefined ? {} : { body }),
           // The API never redirects: a redirected create could land elsewhere or become a GET.
@@ -179,33 +211,24 @@ export function createClient(options: ClientOptions): PlantStoreClient {
     }
   };
 
-  const call = async <Op extends OperationId>(
-    operationId: Op,
-    input: CallInput<Op> = {},
-  ): Promise<Success<Op>> => {
-    const { answer } = await exchange(operationId, input);
-    return answer as Success<Op>;
-  };
-
-  const exchange = async (
-    operationId: OperationId,
-    input: CallInput<OperationId>,
-    target?: string,
-    /** A 404 to a retry means an earlier attempt already did it (deletes). */
-    doneIfGoneOnRetry = false,
-  ) => {
-    const entry = operationTable[operationId];
+  /** Any operation: its answer's body when it is a 2xx, and the answer itself. */
+  const exchange = async (operationId: OperationId, input: RawInput, target?: string) => {
+    const entry: Entry = operationTable[operationId];
     const url = target ?? urlFor(base, entry, input);
     const body = input.body === undefined ? undefined : toJson(checkedBody(entry, input.body));
-    const { response, text, mayHaveActed } = await send(operationId, url, body);
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(input.header ?? {})) {
+      if (value !== undefined) headers[name] = String(value);
+    }
+    const { response, text, mayHaveActed } = await send(operationId, url, body, headers);
     const int64 = (entry.int64InAnswers as Record<string, readonly Location[]>)[
       String(response.status)
     ];
     const isJson = (response.headers.get("content-type") ?? "").startsWith("application/json");
     const parsed = text === "" ? undefined : isJson ? fromJson(text, int64 ?? []) : text;
-    if (response.ok || (doneIfGoneOnRetry && mayHaveActed && response.status === 404)) {
-      return { answer: response.ok ? parsed : undefined, response };
-    }
+    // A 404 to a retried DELETE: our own earlier attempt deleted it before its answer was lost.
+    const goneByUs = entry.method === "DELETE" && mayHaveActed && response.status === 404;
+    if (response.ok || goneByUs) return { answer: response.ok ? parsed : undefined, response };
     throw new PlantStoreError(
       response.status,
       isJson ? (parsed as PlantStoreError["body"]) : { error: response.status, message: text },
@@ -213,50 +236,62 @@ export function createClient(options: ClientOptions): PlantStoreClient {
     );
   };
 
-  const pageQuery = (page: { after?: bigint; limit?: number } = {}) => ({
-    query: {
-      ...(page.after === undefined ? {} : { after: page.after }),
-      ...(page.limit === undefined ? {} : { limit: page.limit }),
-    },
-  });
+  const call = async <Op extends OperationId>(
+    operationId: Op,
+    ...[input]: InputArgs<Op>
+  ): Promise<Success<Op>> =>
+    (await exchange(operationId, (input ?? {}) as RawInput)).answer as Success<Op>;
+
+  const methods = Object.fromEntries(
+    (Object.keys(operationTable) as OperationId[]).map((operationId) => [
+      operationId,
+      (input?: RawInput) => exchange(operationId, input ?? {}).then(({ answer }) => answer),
+    ]),
+  ) as unknown as OperationMethods;
 
   return {
+    ...methods,
     call,
-    createPlant: (plant) => call("createPlant", { body: plant }) as Promise<Plant>,
-    getPlant: (id) => call("getPlant", { path: { id } }) as Promise<StoredPlant>,
-    listPlants: (page) => call("listPlants", pageQuery(page)) as Promise<StoredPlant[]>,
-    async *plants(page) {
+    async *plants(page = {}) {
+      const query = {
+        ...(page.after === undefined ? {} : { after: page.after }),
+        ...(page.limit === undefined ? {} : { limit: page.limit }),
+      };
       let target: string | undefined;
       for (;;) {
-        const { answer, response } = await exchange("listPlants", pageQuery(page), target);
+        const { answer, response } = await exchange("listPlants", { query }, target);
         yield* answer as StoredPlant[];
         const next = nextLink(response.headers.get("link"));
         if (next === undefined) return;
         target = followable(base, next);
       }
     },
-    async deletePlant(id) {
-      // A 404 once retried: our own earlier attempt deleted it before its answer was lost.
-      await exchange("deletePlant", { path: { id } }, undefined, true);
-    },
   };
+}
+
+/** A call's input as the wire sees it, whatever the operation. */
+interface RawInput {
+  path?: Readonly<Record<string, unknown>> | undefined;
+  query?: Readonly<Record<string, unknown>> | undefined;
+  header?: Readonly<Record<string, unknown>> | undefined;
+  body?: unknown;
 }
 
 type Entry = (typeof operationTable)[OperationId];
 
-function urlFor(base: string, entry: Entry, input: CallInput<OperationId>): string {
+function urlFor(base: string, entry: Entry, input: RawInput): string {
   const int64 = entry.int64Parameters as readonly string[];
   const text = (name: string, value: unknown): string => {
     if (int64.includes(name)) return String(exactInteger(name, value));
     return String(value);
   };
   const path = entry.path.replace(/\{([^{}/]+)\}/g, (_whole, name: string) => {
-    const value = (input.path as Record<string, unknown> | undefined)?.[name];
+    const value = input.path?.[name];
     if (value === undefined) throw new TypeError(`path parameter ${name} is required`);
     return encodeURIComponent(text(name, value));
   });
   const query = new URLSearchParams();
-  for (const [name, value] of Object.entries((input.query ?? {}) as Record<string, unknown>)) {
+  for (const [name, value] of Object.entries(input.query ?? {})) {
     if (value !== undefined) query.set(name, text(name, value));
   }
   return `${base}${path}${query.size === 0 ? "" : `?${query}`}`;

@@ -11,6 +11,7 @@ import { issueToken } from "../../src/auth/issue-token.ts";
 import { createClient, PlantStoreError } from "../../src/client/index.ts";
 import { INT64_MAX, INT64_MIN } from "../../src/http/int64.ts";
 import { TOKEN, uniqueId } from "../helpers/app.ts";
+import { documentedOperations } from "../helpers/document.ts";
 import { useRunningServer } from "../helpers/running-server.ts";
 import { killLeftoverServers, type ServerProcess, startServer } from "../helpers/server-process.ts";
 import { sqliteEngine, storeEngines, type TestStore } from "../helpers/stores.ts";
@@ -23,36 +24,42 @@ describe.each(storeEngines)("the client against a real server ($name)", (engine)
 
   it("when 2^53+1 and the int64 bounds are created, read and listed, then every id comes back exactly as a bigint", async () => {
     for (const id of [BEYOND_DOUBLES, INT64_MAX, INT64_MIN]) {
-      expect(await client().createPlant({ id, name: `exact ${id}`, tag: "t" })).toEqual({
+      expect(await client().createPlant({ body: { id, name: `exact ${id}`, tag: "t" } })).toEqual({
         name: `exact ${id}`,
         tag: "t",
       });
-      expect(await client().getPlant(id)).toEqual({ id, name: `exact ${id}`, tag: "t" });
+      expect(await client().getPlant({ path: { id } })).toEqual({
+        id,
+        name: `exact ${id}`,
+        tag: "t",
+      });
       expect(await running().db.store.get(id)).toEqual({ name: `exact ${id}`, tag: "t" });
     }
     // The neighbour a double would have rounded to is not there.
-    await expect(client().getPlant(BEYOND_DOUBLES - 1n)).rejects.toMatchObject({ status: 404 });
-    const [first] = await client().listPlants({ limit: 1 });
+    await expect(client().getPlant({ path: { id: BEYOND_DOUBLES - 1n } })).rejects.toMatchObject({
+      status: 404,
+    });
+    const [first] = await client().listPlants({ query: { limit: 1 } });
     expect(first?.id).toBe(INT64_MIN);
-    const page = await client().listPlants({ after: BEYOND_DOUBLES - 1n, limit: 1 });
+    const page = await client().listPlants({ query: { after: BEYOND_DOUBLES - 1n, limit: 1 } });
     expect(page).toEqual([{ id: BEYOND_DOUBLES, name: `exact ${BEYOND_DOUBLES}`, tag: "t" }]);
   });
 
   it("when an id is given as a number that is not a safe integer, then it is refused before anything is sent", async () => {
     // What a number-typed client would pass: 2^53 + 1 already rounded to a double.
     const unsafe = (2 ** 53 + 2) as unknown as bigint;
-    await expect(client().createPlant({ id: unsafe, name: "rounded" })).rejects.toThrow(
+    await expect(client().createPlant({ body: { id: unsafe, name: "rounded" } })).rejects.toThrow(
       /cannot hold this integer exactly.*pass a bigint/,
     );
-    await expect(client().getPlant(unsafe)).rejects.toThrow(/pass a bigint/);
+    await expect(client().getPlant({ path: { id: unsafe } })).rejects.toThrow(/pass a bigint/);
     expect(await running().db.store.get(2n ** 53n + 2n)).toBeUndefined();
   });
 
   it("when the server refuses, then the error is a PlantStoreError with the status and the Error body (409, 401, 403, 404)", async () => {
     const id = uniqueId();
-    await client().createPlant({ id, name: "first" });
+    await client().createPlant({ body: { id, name: "first" } });
     const conflict = await client()
-      .createPlant({ id, name: "second" })
+      .createPlant({ body: { id, name: "second" } })
       .catch((e: unknown) => e);
     expect(conflict).toBeInstanceOf(PlantStoreError);
     expect(conflict).toMatchObject({
@@ -66,7 +73,7 @@ describe.each(storeEngines)("the client against a real server ($name)", (engine)
       baseUrl: running().server.url,
       token: "not-a-known-token-0123456789",
     });
-    await expect(stranger.getPlant(id)).rejects.toMatchObject({
+    await expect(stranger.getPlant({ path: { id } })).rejects.toMatchObject({
       status: 401,
       body: { error: 401 },
     });
@@ -75,19 +82,19 @@ describe.each(storeEngines)("the client against a real server ($name)", (engine)
       scopes: ["plants:read"],
     });
     const reader = createClient({ baseUrl: running().server.url, token });
-    expect(await reader.getPlant(id)).toEqual({ id, name: "first" });
-    await expect(reader.deletePlant(id)).rejects.toMatchObject({
+    expect(await reader.getPlant({ path: { id } })).toEqual({ id, name: "first" });
+    await expect(reader.deletePlant({ path: { id } })).rejects.toMatchObject({
       status: 403,
       body: { message: expect.stringContaining("plants:write") },
     });
-    await client().deletePlant(id);
-    await expect(client().getPlant(id)).rejects.toMatchObject({ status: 404 });
-    await expect(client().deletePlant(id)).rejects.toMatchObject({ status: 404 });
+    await client().deletePlant({ path: { id } });
+    await expect(client().getPlant({ path: { id } })).rejects.toMatchObject({ status: 404 });
+    await expect(client().deletePlant({ path: { id } })).rejects.toMatchObject({ status: 404 });
   });
 
   it("when every plant is iterated with a small page, then each comes once, in order, following rel=next", async () => {
     const ids = Array.from({ length: 23 }, (_, i) => 10n ** 15n + BigInt(i) * 7n);
-    for (const id of ids) await client().createPlant({ id, name: `paged ${id}` });
+    for (const id of ids) await client().createPlant({ body: { id, name: `paged ${id}` } });
     const seen: bigint[] = [];
     for await (const plant of client().plants({ after: 10n ** 15n - 1n, limit: 5 })) {
       if (plant.id > (ids.at(-1) ?? 0n)) break;
@@ -101,6 +108,17 @@ describe.each(storeEngines)("the client against a real server ($name)", (engine)
     const id = uniqueId();
     await client().call("createPlant", { body: { id, name: "by call" } });
     expect(await client().call("getPlant", { path: { id } })).toEqual({ id, name: "by call" });
+  });
+
+  it("when the document is read, then every operation in it is a method of the client, and header parameters are sent", async () => {
+    const methods = client() as unknown as Record<string, unknown>;
+    for (const { operationId } of documentedOperations()) {
+      expect(typeof methods[operationId], operationId).toBe("function");
+    }
+    await expect(
+      client().getOpenApiJson({ header: { "If-None-Match": "*" } }),
+    ).rejects.toMatchObject({ status: 304 });
+    expect(await client().getOpenApiJson()).toHaveProperty("openapi");
   });
 });
 
@@ -163,7 +181,9 @@ describe("retries", () => {
     refuse = 1;
     seen.length = 0;
     const started = Date.now();
-    expect(await client.createPlant({ id, name: "after a 503" })).toEqual({ name: "after a 503" });
+    expect(await client.createPlant({ body: { id, name: "after a 503" } })).toEqual({
+      name: "after a 503",
+    });
     expect(seen).toEqual(["POST /plants", "POST /plants"]);
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
     expect(await db.store.get(id)).toEqual({ name: "after a 503" });
@@ -177,7 +197,9 @@ describe("retries", () => {
     });
     refuse = 5;
     seen.length = 0;
-    await expect(client.createPlant({ id: uniqueId(), name: "never" })).rejects.toMatchObject({
+    await expect(
+      client.createPlant({ body: { id: uniqueId(), name: "never" } }),
+    ).rejects.toMatchObject({
       status: 503,
     });
     expect(seen).toHaveLength(2);
@@ -192,7 +214,7 @@ describe("retries", () => {
     });
     refuse = 10;
     seen.length = 0;
-    await expect(client.getPlant(1n)).rejects.toMatchObject({ status: 503 });
+    await expect(client.getPlant({ path: { id: 1n } })).rejects.toMatchObject({ status: 503 });
     expect(seen).toHaveLength(2);
     refuse = 0;
   });
@@ -200,12 +222,14 @@ describe("retries", () => {
   it("when a delete met a 503 and its retry finds nothing, then that 404 is reported, not taken for done", async () => {
     const client = createClient({ baseUrl: frontUrl, token: TOKEN, retry: { maxDelayMs: 10 } });
     refuse = 1;
-    await expect(client.deletePlant(uniqueId())).rejects.toMatchObject({ status: 404 });
+    await expect(client.deletePlant({ path: { id: uniqueId() } })).rejects.toMatchObject({
+      status: 404,
+    });
   });
 
   it("when a next link names another origin, then the client will not send its token there", async () => {
     const client = createClient({ baseUrl: frontUrl, token: TOKEN });
-    await client.createPlant({ id: uniqueId(), name: "paged" });
+    await client.createPlant({ body: { id: uniqueId(), name: "paged" } });
     replaceLink = '<https://elsewhere.example/plants?after=1&limit=1>; rel="next"';
     try {
       const pages = async () => {
@@ -222,9 +246,9 @@ describe("retries", () => {
   it("when a delete's answer is lost, then the retry's 404 counts as deleted", async () => {
     const client = createClient({ baseUrl: frontUrl, token: TOKEN, retry: { maxDelayMs: 10 } });
     const id = uniqueId();
-    await client.createPlant({ id, name: "to delete" });
+    await client.createPlant({ body: { id, name: "to delete" } });
     dropAnswers = 1;
-    await client.deletePlant(id);
+    await client.deletePlant({ path: { id } });
     expect(await db.store.get(id)).toBeUndefined();
   });
 });
@@ -252,13 +276,15 @@ describe("plain openapi-fetch (ids as numbers, JSON.parse), for comparison", () 
 
     // And reading an exact id with JSON.parse rounds it.
     const exact = createClient({ baseUrl: running().server.url, token: TOKEN });
-    await exact.createPlant({ id: BEYOND_DOUBLES + 2n, name: "odd" });
+    await exact.createPlant({ body: { id: BEYOND_DOUBLES + 2n, name: "odd" } });
     const answer = await fetch(`${running().server.url}/plants/${BEYOND_DOUBLES + 2n}`, {
       headers: { authorization: `Bearer ${TOKEN}` },
     });
     const text = await answer.text();
     expect(text).toContain(`"id":${BEYOND_DOUBLES + 2n}`);
     expect(String((JSON.parse(text) as { id: number }).id)).not.toBe(String(BEYOND_DOUBLES + 2n));
-    expect((await exact.getPlant(BEYOND_DOUBLES + 2n)).id).toBe(BEYOND_DOUBLES + 2n);
+    expect((await exact.getPlant({ path: { id: BEYOND_DOUBLES + 2n } })).id).toBe(
+      BEYOND_DOUBLES + 2n,
+    );
   });
 });

@@ -15,8 +15,8 @@ import { sqliteEngine } from "../helpers/stores.ts";
 const CONSUMER = `import { createClient } from "plantstore/client";
 const client = createClient({ baseUrl: process.env.URL, token: process.env.TOKEN });
 const id = 9007199254740993n;
-await client.createPlant({ id, name: "from a fresh project" });
-const plant = await client.getPlant(id);
+await client.createPlant({ body: { id, name: "from a fresh project" } });
+const plant = await client.getPlant({ path: { id } });
 console.log(JSON.stringify({ id: String(plant.id), exact: plant.id === id, name: plant.name }));
 `;
 

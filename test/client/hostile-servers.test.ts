@@ -39,9 +39,9 @@ describe("a server that redirects", () => {
       });
       const client = createClient({ baseUrl: redirecting.url, token: "t".repeat(20) });
       for (const call of [
-        () => client.createPlant({ id: 1n, name: "Fern" }),
-        () => client.getPlant(1n),
-        () => client.deletePlant(1n),
+        () => client.createPlant({ body: { id: 1n, name: "Fern" } }),
+        () => client.getPlant({ path: { id: 1n } }),
+        () => client.deletePlant({ path: { id: 1n } }),
         () => client.listPlants(),
       ]) {
         const error = await call().catch((e: unknown) => e);
@@ -77,7 +77,9 @@ describe("an answer with no end", () => {
       token: "t".repeat(20),
       maxAnswerBytes: 1024 * 1024,
     });
-    await expect(client.getPlant(1n)).rejects.toThrow(/larger than 1048576 bytes/);
+    await expect(client.getPlant({ path: { id: 1n } })).rejects.toThrow(
+      /larger than 1048576 bytes/,
+    );
     expect(written).toBeLessThan(200 * 1024 * 1024);
   });
 });
