@@ -53,9 +53,8 @@ export type CallInput<Op extends OperationId> = ParametersInput<Op, "path"> &
   BodyInput<Op>;
 
 /** The input may be left out where nothing in it is required. */
-type InputArgs<Op extends OperationId> = Record<string, never> extends CallInput<Op>
-  ? [input?: CallInput<Op>]
-  : [input: CallInput<Op>];
+type InputArgs<Op extends OperationId> =
+  Record<string, never> extends CallInput<Op> ? [input?: CallInput<Op>] : [input: CallInput<Op>];
 
 /** A method per operation of the document, named by its operationId. */
 export type OperationMethods = {

@@ -46,6 +46,11 @@ const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
+/** The migrations this build knows, by version (1 first): what plantstore_migrations records. */
+export const POSTGRES_MIGRATIONS: readonly { version: number; name: string }[] = MIGRATIONS.map(
+  ({ name }, index) => ({ version: index + 1, name }),
+);
+
 export async function migratePostgres(sql: PostgresClient): Promise<MigrationResult> {
   await createBookkeeping(sql);
   return sql.begin(async (tx) => {

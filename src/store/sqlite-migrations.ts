@@ -31,6 +31,9 @@ const MIGRATIONS: readonly string[] = [
    ) STRICT`,
 ];
 
+/** The schema version this build migrates a SQLite file to. */
+export const SQLITE_SCHEMA_VERSION = MIGRATIONS.length;
+
 export function migrateSqlite(db: Database): MigrationResult {
   // BEGIN IMMEDIATE takes the write lock first, so processes starting together migrate once.
   return db

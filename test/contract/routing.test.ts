@@ -12,6 +12,7 @@ import {
   useTestApp,
 } from "../helpers/app.ts";
 import { documentedPaths } from "../helpers/document.ts";
+import { expectExampleAnswer } from "../helpers/examples.ts";
 import { storeEngines } from "../helpers/stores.ts";
 
 describe.each(storeEngines)("routing, content types and limits ($name)", (engine) => {
@@ -223,6 +224,7 @@ describe.each(storeEngines)("when the database is away (%s)", (engine) => {
     await away.db.store.close();
     const res = await postPlant(away.app, plantJson(uniqueId(), "x"));
     expectError(res, 503, /^the store is unavailable; retry shortly$/);
+    expectExampleAnswer("storeUnavailable", { status: res.statusCode, body: res.json() });
     expect(res.headers["retry-after"]).toBe("2");
     const warning = logLines.find((line) => line["msg"] === "store unavailable");
     expect(warning?.["reason"]).toMatch(engine.name === "sqlite" ? /closed/ : /CONNECTION_ENDED/);
@@ -238,6 +240,7 @@ describe("while the app is closing", () => {
     const res = await postPlant(t.app, plantJson(id, "late"));
     await closing;
     expectError(res, 503, /shutting down/);
+    expectExampleAnswer("shuttingDown", { status: res.statusCode, body: res.json() });
     expect(res.headers["retry-after"]).toBe("1");
     expect(res.headers.connection).toBe("close");
     expect(await (await t.db.reopen()).get(id)).toBeUndefined();

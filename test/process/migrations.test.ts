@@ -1,6 +1,8 @@
 // Schema migrations as operators meet them, on every engine: servers starting together on an
 // empty database, a schema newer than this build, and `npm run migrate`.
 import { afterEach, describe, expect, test } from "vitest";
+import { POSTGRES_MIGRATIONS } from "../../src/store/postgres-migrations.ts";
+import { SQLITE_SCHEMA_VERSION } from "../../src/store/sqlite-migrations.ts";
 import type { PlantStore } from "../../src/store/store.ts";
 import { plantJson, uniqueId } from "../helpers/app.ts";
 import { type EmptyDatabase, emptyDatabaseKinds, openStoreAt } from "../helpers/empty-databases.ts";
@@ -11,9 +13,11 @@ import { expectPlantAnswer, post } from "../helpers/socket-http.ts";
 import { startTcpGate, type TcpGate, throughGate } from "../helpers/tcp-gate.ts";
 import { hostAndPort } from "../helpers/tcp-proxy.ts";
 
-/** The schema versions this plantstore knows: plants (1), API tokens (2), the write probe (3). */
-const KNOWN_VERSIONS = [1, 2, 3];
-const LATEST = KNOWN_VERSIONS.length;
+/** The schema version this plantstore migrates an engine to, and every version before it. */
+const latestOf = (engine: string): number =>
+  engine === "sqlite" ? SQLITE_SCHEMA_VERSION : POSTGRES_MIGRATIONS.length;
+const versionsOf = (engine: string): number[] =>
+  Array.from({ length: latestOf(engine) }, (_, i) => i + 1);
 const SERVERS_AT_ONCE = 4;
 
 let db: EmptyDatabase | undefined;
@@ -56,7 +60,7 @@ describe.each(emptyDatabaseKinds)("schema migrations on $name", (kind) => {
     }
     const servers = await starting;
 
-    expect(await db.versions()).toEqual(KNOWN_VERSIONS);
+    expect(await db.versions()).toEqual(versionsOf(kind.name));
     const created = await Promise.all(
       servers.map(async (server, i) => {
         const id = uniqueId();
@@ -87,7 +91,7 @@ describe.each(emptyDatabaseKinds)("schema migrations on $name", (kind) => {
     expect(linesOf(stderr)).toEqual([
       expect.stringMatching(
         new RegExp(
-          `^plantstore: cannot open the database at .+: the database schema is version 99, newer than this plantstore knows \\(${LATEST}\\); upgrade plantstore$`,
+          `^plantstore: cannot open the database at .+: the database schema is version 99, newer than this plantstore knows \\(${latestOf(kind.name)}\\); upgrade plantstore$`,
         ),
       ),
     ]);
@@ -102,19 +106,23 @@ describe.each(emptyDatabaseKinds)("schema migrations on $name", (kind) => {
     expect(first.code, first.stderr).toBe(0);
     expect(linesOf(first.stdout)).toEqual([
       expect.stringMatching(
-        new RegExp(`^plantstore: migrated ${kind.name} .+ from schema version 0 to ${LATEST}$`),
+        new RegExp(
+          `^plantstore: migrated ${kind.name} .+ from schema version 0 to ${latestOf(kind.name)}$`,
+        ),
       ),
     ]);
-    expect(await db.versions()).toEqual(KNOWN_VERSIONS);
+    expect(await db.versions()).toEqual(versionsOf(kind.name));
 
     const second = await runMigrate({ DATABASE_URL: db.url });
     expect(second.code, second.stderr).toBe(0);
     expect(linesOf(second.stdout)).toEqual([
       expect.stringMatching(
-        new RegExp(`^plantstore: ${kind.name} .+ is at schema version ${LATEST}; nothing to do$`),
+        new RegExp(
+          `^plantstore: ${kind.name} .+ is at schema version ${latestOf(kind.name)}; nothing to do$`,
+        ),
       ),
     ]);
-    expect(await db.versions()).toEqual(KNOWN_VERSIONS);
+    expect(await db.versions()).toEqual(versionsOf(kind.name));
   });
 });
 

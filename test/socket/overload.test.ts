@@ -6,6 +6,7 @@
 import { describe, expect, test } from "vitest";
 import { openSqliteStore } from "../../src/store/sqlite.ts";
 import { plantJson, uniqueId } from "../helpers/app.ts";
+import { expectExampleAnswer } from "../helpers/examples.ts";
 import { startServer, useServerSuite } from "../helpers/server-process.ts";
 import { type Answer, expectErrorAnswer, post } from "../helpers/socket-http.ts";
 
@@ -60,6 +61,7 @@ describe("overload", () => {
     expect(refused.length, "no 503 within the 20 s burst").toBeGreaterThan(0);
     for (const { answer } of refused) {
       expect(expectErrorAnswer(answer, 503).message).toMatch(/overloaded/);
+      expectExampleAnswer("overloaded", { status: answer.status, body: JSON.parse(answer.body) });
       expect(answer.headers["retry-after"]).toBe("2");
     }
     expect(exemptStatuses.length).toBeGreaterThan(0);

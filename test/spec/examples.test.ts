@@ -14,6 +14,15 @@ import { AUTH } from "../helpers/app.ts";
 import { assertDocumented } from "../helpers/contract.ts";
 import { type DocumentedOperation, documentedOperations } from "../helpers/document.ts";
 import {
+  answersNamed,
+  bodyOf,
+  declaredNames,
+  everyNamedAnswer,
+  everyRequestExample,
+  namesComparedInTests,
+  resolveResponse,
+} from "../helpers/examples.ts";
+import {
   closeServerFixture,
   openServerFixture,
   type ServerFixture,
@@ -22,105 +31,8 @@ import {
 } from "../helpers/server-process.ts";
 import { post } from "../helpers/socket-http.ts";
 
-interface Example {
-  value: unknown;
-}
-interface MediaType {
-  example?: unknown;
-  examples?: Record<string, Example>;
-}
-interface Response {
-  $ref?: string;
-  content?: Record<string, MediaType>;
-  "x-example-requests"?: string[];
-}
-
-const doc = loadDocument() as unknown as {
-  components: { responses: Record<string, Response> };
-};
-const resolve = (response: Response): Response =>
-  response.$ref === undefined
-    ? response
-    : (doc.components.responses[response.$ref.replace("#/components/responses/", "")] ?? {});
-
-interface Answer {
-  status: number;
-  /** The media type of the named example; undefined for a bodiless answer. */
-  media?: string;
-  body?: unknown;
-}
-
-/** The answers of `operation` that carry the example `name` (one, if the name is its). */
-function answersNamed({ operation }: DocumentedOperation, name: string): Answer[] {
-  return Object.entries(operation.responses).flatMap(([status, raw]) => {
-    const response = resolve(raw as Response);
-    if (response["x-example-requests"]?.includes(name)) return [{ status: Number(status) }];
-    return Object.entries(response.content ?? {}).flatMap(([media, type]) => {
-      const example = type.examples?.[name];
-      return example === undefined ? [] : [{ status: Number(status), media, body: example.value }];
-    });
-  });
-}
-
-interface RequestExample {
-  operation: DocumentedOperation;
-  name: string;
-  answer: Answer;
-  target: string;
-  /** The header parameters the example gives. */
-  headers: Record<string, string>;
-  body?: unknown;
-}
-
-const bodyExamples = ({ operation }: DocumentedOperation): Record<string, Example> =>
-  (operation as { requestBody?: { content: Record<string, MediaType> } }).requestBody?.content[
-    "application/json"
-  ]?.examples ?? {};
-
-/** Every example name the operation's parameters and body declare, in the order written. */
-function declaredNames(operation: DocumentedOperation): string[] {
-  const names = [
-    ...operation.parameters.flatMap((parameter) => Object.keys(parameter.examples ?? {})),
-    ...Object.keys(bodyExamples(operation)),
-  ];
-  return [...new Set(names)];
-}
-
-/** The requests the operation's examples make: the names it answers, built into requests. */
-function requestExamples(operation: DocumentedOperation): RequestExample[] {
-  return declaredNames(operation).flatMap((name) => {
-    const [answer, ...more] = answersNamed(operation, name);
-    if (answer === undefined) return [];
-    expect(more, `${operation.operationId} answers example ${name} more than once`).toEqual([]);
-    const value = (place: string, parameterName: string) =>
-      operation.parameters.find((p) => p.in === place && p.name === parameterName)?.examples?.[name]
-        ?.value;
-    const path = operation.template.replace(/\{([^{}/]+)\}/g, (_whole, parameter: string) => {
-      const given = value("path", parameter);
-      expect(
-        given,
-        `${operation.operationId} example ${name}: path parameter ${parameter}`,
-      ).toBeDefined();
-      return encodeURIComponent(String(given));
-    });
-    const query = new URLSearchParams();
-    for (const parameter of operation.parameters) {
-      const given = parameter.in === "query" ? parameter.examples?.[name]?.value : undefined;
-      if (given !== undefined) query.set(parameter.name ?? "", String(given));
-    }
-    const target = query.size === 0 ? path : `${path}?${query}`;
-    const headers: Record<string, string> = {};
-    for (const parameter of operation.parameters) {
-      const given = parameter.in === "header" ? parameter.examples?.[name]?.value : undefined;
-      if (given !== undefined) headers[parameter.name ?? ""] = String(given);
-    }
-    const body = bodyExamples(operation)[name]?.value;
-    return [{ operation, name, answer, target, headers, ...(body === undefined ? {} : { body }) }];
-  });
-}
-
 const operations = documentedOperations();
-const examples = operations.flatMap(requestExamples);
+const examples = everyRequestExample();
 
 describe("the examples in openapi/plants.yaml, sent to a real server", () => {
   let fixture: Partial<ServerFixture> = {};
@@ -134,7 +46,10 @@ describe("the examples in openapi/plants.yaml, sent to a real server", () => {
       operation.parameters.length > 0 || "requestBody" in operation.operation;
     const without = operations
       .filter((operation) => takesInput(operation))
-      .filter((operation) => !examples.some((example) => example.operation === operation))
+      .filter(
+        (operation) =>
+          !examples.some((example) => example.operation.operationId === operation.operationId),
+      )
       .map((operation) => operation.operationId);
     expect(without, "operations without a request example").toEqual([]);
   });
@@ -153,24 +68,26 @@ describe("the examples in openapi/plants.yaml, sent to a real server", () => {
     expect(orphans, "examples no operation answers").toEqual([]);
   });
 
-  it("when read, then createPlant has request examples for 200, 400 and 409", () => {
-    const statuses = examples
-      .filter((example) => example.operation.operationId === "createPlant")
-      .map((example) => example.answer.status);
-    expect(new Set(statuses)).toEqual(new Set([200, 400, 409]));
+  it("when read, then every named response example is the answer to a request example, or compared in a test that brings its server state about", () => {
+    const made = new Set(examples.map((e) => `${e.operation.operationId} ${e.name}`));
+    const compared = namesComparedInTests();
+    const unproduced = everyNamedAnswer()
+      .filter(({ operationId, name }) => !made.has(`${operationId} ${name}`) && !compared.has(name))
+      .map(({ operationId, answer, name }) => `${operationId} ${answer.status} ${name}`);
+    expect(unproduced, "response examples no test produces").toEqual([]);
   });
 
   it("when every request example is sent in order, then each answer equals its named example", async () => {
     const url = fixture.server?.url ?? "";
-    for (const { operation, name, answer, target, headers, body } of examples) {
+    for (const { operation, name, answer, target, headers, body, credentials } of examples) {
       const response = await fetch(`${url}${target}`, {
         method: operation.method,
         headers: {
-          ...AUTH,
+          ...(credentials ? AUTH : {}),
           ...headers,
-          ...(body === undefined ? {} : { "content-type": "application/json" }),
+          ...(body === undefined ? {} : { "content-type": bodyOf(operation).media ?? "" }),
         },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        ...(body === undefined ? {} : { body }),
         signal: AbortSignal.timeout(10_000),
       });
       const text = await response.text();
@@ -195,7 +112,8 @@ describe("the examples in openapi/plants.yaml, sent to a real server", () => {
       const response = await fetch(`${fixture.server?.url}${path}`);
       const body = await response.text();
       expect(JSON.parse(body)).toEqual(
-        doc.components.responses["Healthy"]?.content?.["application/json"]?.example,
+        resolveResponse({ $ref: "#/components/responses/Healthy" }).content?.["application/json"]
+          ?.example,
       );
     },
   );

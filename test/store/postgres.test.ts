@@ -2,6 +2,7 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig, type PostgresDatabase } from "../../src/config.ts";
 import { openPostgresStore } from "../../src/store/postgres.ts";
+import { POSTGRES_MIGRATIONS } from "../../src/store/postgres-migrations.ts";
 import {
   type PlantStore,
   SchemaTooNewError,
@@ -54,11 +55,7 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
       const check = postgres(fresh.url, { max: 1 });
       const rows = await check`SELECT version, name FROM plantstore_migrations ORDER BY version`;
       await check.end();
-      expect(rows.map((r) => ({ ...r }))).toEqual([
-        { version: 1, name: "create plants" },
-        { version: 2, name: "create api_tokens" },
-        { version: 3, name: "create plantstore_probe" },
-      ]);
+      expect(rows.map((r) => ({ ...r }))).toEqual(POSTGRES_MIGRATIONS);
     } finally {
       await fresh.drop();
     }
@@ -71,7 +68,9 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
       WHERE table_name = 'plants' AND column_name = 'id'`;
     expect(column?.["data_type"]).toBe("bigint");
     expect(store.describe()).toMatch(
-      /^postgres postgres:\/\/postgres@.*schema version 3, .*synchronous_commit=on\)$/,
+      new RegExp(
+        `^postgres postgres://postgres@.*schema version ${POSTGRES_MIGRATIONS.length}, .*synchronous_commit=on\\)$`,
+      ),
     );
   });
 
@@ -82,14 +81,15 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
       await sql`CREATE TABLE plantstore_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL,
                   applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`;
       await sql`CREATE TABLE plants (id BIGINT PRIMARY KEY, name TEXT NOT NULL, tag TEXT)`;
-      await sql`INSERT INTO plantstore_migrations (version, name) VALUES (1, 'create plants')`;
+      await sql`INSERT INTO plantstore_migrations (version, name)
+                VALUES (1, ${POSTGRES_MIGRATIONS[0]?.name ?? ""})`;
       await sql`INSERT INTO plants (id, name) VALUES (5, 'Kept')`;
       await sql.end();
       const store = await openPostgresStore(settingsFor(old.url));
       try {
         expect(await store.get(5n)).toEqual({ name: "Kept" });
         expect(await store.tokens.list()).toEqual([]);
-        expect(store.describe()).toContain("schema version 3");
+        expect(store.describe()).toContain(`schema version ${POSTGRES_MIGRATIONS.length}`);
       } finally {
         await store.close();
       }

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { openStore } from "../../src/store/open.ts";
 import { openSqliteStore } from "../../src/store/sqlite.ts";
 import { WAL_CHECKPOINT_PAGES } from "../../src/store/sqlite-connection.ts";
+import { SQLITE_SCHEMA_VERSION } from "../../src/store/sqlite-migrations.ts";
 import { StoreUnavailableError } from "../../src/store/store.ts";
 import { sqliteEngine } from "../helpers/stores.ts";
 import { describeStoreContract } from "./store-contract.ts";
@@ -29,7 +30,7 @@ describe("SQLite specifics", () => {
     await store.create({ id: 1n, name: "x" });
     await store.close();
     const db = new Database(path, { readonly: true });
-    expect(db.pragma("user_version", { simple: true })).toBe(3);
+    expect(db.pragma("user_version", { simple: true })).toBe(SQLITE_SCHEMA_VERSION);
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
     db.close();
   });
@@ -64,7 +65,7 @@ describe("SQLite specifics", () => {
     const path = tempPath("plants.db");
     const store = openSqliteStore(path);
     expect(store.describe()).toBe(
-      `sqlite ${path} (schema version 3, journal_mode=wal, synchronous=full, wal_autocheckpoint=${WAL_CHECKPOINT_PAGES})`,
+      `sqlite ${path} (schema version ${SQLITE_SCHEMA_VERSION}, journal_mode=wal, synchronous=full, wal_autocheckpoint=${WAL_CHECKPOINT_PAGES})`,
     );
     await store.close();
   });
@@ -125,7 +126,7 @@ describe("SQLite specifics", () => {
     const store = openSqliteStore(path);
     expect(await store.get(5n)).toEqual({ name: "Kept" });
     expect(await store.tokens.list()).toEqual([]);
-    expect(store.describe()).toContain("schema version 3");
+    expect(store.describe()).toContain(`schema version ${SQLITE_SCHEMA_VERSION}`);
     await store.close();
   });
 

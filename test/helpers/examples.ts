@@ -1,0 +1,230 @@
+// The requests the document's examples make, and the answers they must get: read from
+// openapi/plants.yaml, so an operation added to it brings its examples into the examples suite
+// and Prism's traffic without a test edited.
+//
+// A request example is named across its operation: its body example and the examples of its
+// parameters that share the name make up one request, answered by the response example of the
+// same name (or the bodiless answer that lists the name in `x-example-requests`). A response
+// example no request example can make — a body the schema refuses, no credentials — says how
+// it is made in `x-request`: `target` (path and query as sent), `body` (the raw text), `headers`,
+// and `credentials: false` (sent without the test token).
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { expect } from "vitest";
+import { loadDocument } from "../../src/openapi/document.ts";
+import { type DocumentedOperation, documentedOperations } from "./document.ts";
+import { REPO_ROOT } from "./server-process.ts";
+
+interface Example {
+  value?: unknown;
+  "x-request"?: {
+    target?: string;
+    body?: string;
+    headers?: Record<string, string>;
+    credentials?: boolean;
+  };
+}
+interface MediaType {
+  example?: unknown;
+  examples?: Record<string, Example>;
+}
+interface Response {
+  $ref?: string;
+  content?: Record<string, MediaType>;
+  "x-example-requests"?: string[];
+}
+
+const doc = loadDocument() as unknown as {
+  components: { responses: Record<string, Response> };
+};
+export const resolveResponse = (response: Response): Response =>
+  response.$ref === undefined
+    ? response
+    : (doc.components.responses[response.$ref.replace("#/components/responses/", "")] ?? {});
+
+export interface ExampleAnswer {
+  status: number;
+  /** The media type of the named example; undefined for a bodiless answer. */
+  media?: string;
+  body?: unknown;
+}
+
+/** Every named example of the operation's answers: [name, answer, its x-request]. */
+function namedAnswers({ operation }: DocumentedOperation): [string, ExampleAnswer, Example][] {
+  return Object.entries(operation.responses).flatMap(([status, raw]) => {
+    const response = resolveResponse(raw as Response);
+    return Object.entries(response.content ?? {}).flatMap(([media, type]) =>
+      Object.entries(type.examples ?? {}).map(
+        ([name, example]): [string, ExampleAnswer, Example] => [
+          name,
+          { status: Number(status), media, body: example.value },
+          example,
+        ],
+      ),
+    );
+  });
+}
+
+/** The answers of `operation` that carry the example `name` (one, if the name is its). */
+export function answersNamed(operation: DocumentedOperation, name: string): ExampleAnswer[] {
+  const bodiless = Object.entries(operation.operation.responses).flatMap(([status, raw]) =>
+    resolveResponse(raw as Response)["x-example-requests"]?.includes(name)
+      ? [{ status: Number(status) }]
+      : [],
+  );
+  return [
+    ...bodiless,
+    ...namedAnswers(operation)
+      .filter(([named]) => named === name)
+      .map(([, answer]) => answer),
+  ];
+}
+
+export interface RequestExample {
+  operation: DocumentedOperation;
+  name: string;
+  answer: ExampleAnswer;
+  /** Path and query, as sent. */
+  target: string;
+  headers: Record<string, string>;
+  /** The body as sent: its raw text. */
+  body?: string;
+  /** Whether the test token goes with it. */
+  credentials: boolean;
+}
+
+/** The operation's JSON request body media type and its examples. */
+export function bodyOf({ operation }: DocumentedOperation): {
+  media?: string;
+  examples: Record<string, Example>;
+} {
+  const content =
+    (operation as { requestBody?: { content: Record<string, MediaType> } }).requestBody?.content ??
+    {};
+  const media = Object.keys(content).find((type) => /^application\/(.+\+)?json$/.test(type));
+  return media === undefined
+    ? { examples: {} }
+    : { media, examples: content[media]?.examples ?? {} };
+}
+
+/** Every example name the operation's parameters and body declare, in the order written. */
+export function declaredNames(operation: DocumentedOperation): string[] {
+  const names = [
+    ...operation.parameters.flatMap((parameter) => Object.keys(parameter.examples ?? {})),
+    ...Object.keys(bodyOf(operation).examples),
+  ];
+  return [...new Set(names)];
+}
+
+/** The requests the operation's examples make, in the order written: its parameters' and
+ * body's named examples it answers, then its answers' `x-request`s. */
+export function requestExamples(operation: DocumentedOperation): RequestExample[] {
+  const fromInputs = declaredNames(operation).flatMap((name) => {
+    const [answer, ...more] = answersNamed(operation, name);
+    if (answer === undefined) return [];
+    expect(more, `${operation.operationId} answers example ${name} more than once`).toEqual([]);
+    const value = (place: string, parameterName: string) =>
+      operation.parameters.find((p) => p.in === place && p.name === parameterName)?.examples?.[name]
+        ?.value;
+    const path = operation.template.replace(/\{([^{}/]+)\}/g, (_whole, parameter: string) => {
+      const given = value("path", parameter);
+      expect(
+        given,
+        `${operation.operationId} example ${name}: path parameter ${parameter}`,
+      ).toBeDefined();
+      return encodeURIComponent(String(given));
+    });
+    const query = new URLSearchParams();
+    const headers: Record<string, string> = {};
+    for (const parameter of operation.parameters) {
+      const given = parameter.examples?.[name]?.value;
+      if (given === undefined) continue;
+      if (parameter.in === "query") query.set(parameter.name ?? "", String(given));
+      if (parameter.in === "header") headers[parameter.name ?? ""] = String(given);
+    }
+    const body = bodyOf(operation).examples[name]?.value;
+    return [
+      {
+        operation,
+        name,
+        answer,
+        target: query.size === 0 ? path : `${path}?${query}`,
+        headers,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        credentials: true,
+      },
+    ];
+  });
+  const fromAnswers = namedAnswers(operation).flatMap(([name, answer, example]) => {
+    const request = example["x-request"];
+    if (request === undefined) return [];
+    return [
+      {
+        operation,
+        name,
+        answer,
+        target: request.target ?? operation.path,
+        headers: request.headers ?? {},
+        ...(request.body === undefined ? {} : { body: request.body }),
+        credentials: request.credentials ?? true,
+      },
+    ];
+  });
+  return [...fromInputs, ...fromAnswers];
+}
+
+/** Every request example of the document, operation by operation in document order. */
+export const everyRequestExample = (): RequestExample[] =>
+  documentedOperations().flatMap(requestExamples);
+
+/** Every named response example: "operationId status name". */
+export const everyNamedAnswer = (): {
+  operationId: string;
+  name: string;
+  answer: ExampleAnswer;
+}[] =>
+  documentedOperations().flatMap((operation) =>
+    namedAnswers(operation).map(([name, answer]) => ({
+      operationId: operation.operationId,
+      name,
+      answer,
+    })),
+  );
+
+/**
+ * For an answer only a server in some state gives (shutting down, overloaded, its store gone):
+ * the test that brings that state about compares what it got with the document's example of
+ * that name, wherever it is documented. The examples suite finds these calls in test/.
+ */
+export function expectExampleAnswer(name: string, answer: { status: number; body: unknown }): void {
+  const documented = everyNamedAnswer().filter((entry) => entry.name === name);
+  expect(documented.length, `the document has no response example named ${name}`).toBeGreaterThan(
+    0,
+  );
+  for (const { operationId, answer: example } of documented) {
+    expect({ status: answer.status, body: answer.body }, `${operationId} example ${name}`).toEqual({
+      status: example.status,
+      body: example.body,
+    });
+  }
+}
+
+/** The example names test files compare answers with through expectExampleAnswer. */
+export function namesComparedInTests(): Set<string> {
+  const names = new Set<string>();
+  const visit = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) visit(path);
+      else if (entry.name.endsWith(".test.ts")) {
+        for (const [, name] of readFileSync(path, "utf8").matchAll(
+          /expectExampleAnswer\(\s*"(\w+)"/g,
+        )) {
+          if (name !== undefined) names.add(name);
+        }
+      }
+    }
+  };
+  visit(join(REPO_ROOT, "test"));
+  return names;
+}
