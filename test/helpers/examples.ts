@@ -91,6 +91,8 @@ export interface RequestExample {
   body?: string;
   /** Whether the test token goes with it. */
   credentials: boolean;
+  /** Made from an answer's x-request: a request the document itself would refuse. */
+  outsideTheDocument: boolean;
 }
 
 /** The operation's JSON request body media type and its examples. */
@@ -152,6 +154,7 @@ export function requestExamples(operation: DocumentedOperation): RequestExample[
         headers,
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         credentials: true,
+        outsideTheDocument: false,
       },
     ];
   });
@@ -167,6 +170,7 @@ export function requestExamples(operation: DocumentedOperation): RequestExample[
         headers: request.headers ?? {},
         ...(request.body === undefined ? {} : { body: request.body }),
         credentials: request.credentials ?? true,
+        outsideTheDocument: true,
       },
     ];
   });

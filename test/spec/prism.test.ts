@@ -1,14 +1,20 @@
 // A third-party check of the contract: Stoplight Prism, as a proxy in front of a real server,
-// validates every request and answer of a traffic set against openapi/plants.yaml. The set
-// covers every documented answer except those listed in NOT_THROUGH_PRISM, with the reason;
-// Prism must report no violation in either direction.
+// validates every request and answer of a traffic set against openapi/plants.yaml. The set is
+// read from the document: every operation's request examples (test/helpers/examples.ts), then
+// for each operation the answers any operation can be brought to give (an unknown query
+// parameter, rejected credentials, a token without its scopes, a body over the limit, a JWT
+// whose keys cannot be fetched, and, once the rejected credentials have used up the address's
+// allowance, 429). It must cover every documented answer except those listed in
+// NOT_THROUGH_PRISM with the reason, and send every parameter; Prism must report no violation.
 import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadDocument } from "../../src/openapi/document.ts";
-import { plantJson, TOKEN } from "../helpers/app.ts";
+import { TOKEN } from "../helpers/app.ts";
 import { runCli } from "../helpers/cli.ts";
+import { type DocumentedOperation, documentedOperations } from "../helpers/document.ts";
+import { bodyOf, everyRequestExample } from "../helpers/examples.ts";
 import { AUDIENCE, ISSUER, signingKey, signJwt } from "../helpers/jwt.ts";
 import { markRan } from "../helpers/ran-marker.ts";
 import {
@@ -21,38 +27,39 @@ import {
 const PRISM = createRequire(import.meta.url).resolve("@stoplight/prism-cli/dist/index.js");
 const METRICS_TOKEN = "metrics-token-0123456789abcdef";
 const WRONG_TOKEN = "wrong-token-0123456789abcdef";
-// One rejected token per operation that needs credentials (five), then the address is limited.
-const AUTH_FAILURE_LIMIT = 5;
 
 /** Documented answers this traffic cannot produce through a proxy, and why. */
-const ALL_OPERATIONS = "*";
 const NOT_THROUGH_PRISM: Readonly<Record<string, string>> = {
-  [`${ALL_OPERATIONS} 405`]: "Prism answers a method the document lacks itself, without forwarding",
-  [`${ALL_OPERATIONS} 500`]: "needs a fault in the server",
-  [`${ALL_OPERATIONS} 503`]:
-    "needs a server that is shutting down, overloaded or without its database (createPlant's JWT-key 503 is covered)",
-  "createPlant 404":
-    "answered only for paths the document does not describe, which Prism refuses itself",
-  [`${ALL_OPERATIONS} 408`]:
-    "a request that arrives too slowly is cut off by the proxy, not forwarded slowly",
-  [`${ALL_OPERATIONS} 431`]:
-    "a request with 16 KiB of headers is refused by the proxy's own HTTP parser",
-  "createPlant 415": "Prism refuses an undocumented content type as a request violation",
+  405: "Prism answers a method the document lacks itself, without forwarding",
+  500: "needs a fault in the server",
+  503: "needs a server that is shutting down, overloaded or without its database (a JWT whose keys cannot be fetched covers the operations that take one)",
+  408: "a request that arrives too slowly is cut off by the proxy, not forwarded slowly",
+  431: "a request with 16 KiB of headers is refused by the proxy's own HTTP parser",
+  415: "Prism refuses an undocumented content type as a request violation",
 };
-// createPlant's 503 does go through: a JWT whose keys cannot be fetched.
-const THROUGH_PRISM_ANYWAY = new Set(["createPlant 503"]);
+/** The shared 404 of paths the document does not describe: Prism refuses those itself. */
+const NOT_FOUND = "#/components/responses/NotFound";
 
 interface Traffic {
   operation: string;
   status: number;
-  method: "GET" | "POST" | "DELETE";
+  method: string;
   path: string;
   headers?: Record<string, string>;
   body?: string;
 }
 
-const json = { "content-type": "application/json" };
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+const scopesOf = ({ operation }: DocumentedOperation): string[] =>
+  (operation["x-required-scopes"] as string[] | undefined) ?? [];
+/** Whether the operation takes the API's bearer tokens (managed tokens, JWTs). */
+const takesBearer = ({ operation }: DocumentedOperation): boolean =>
+  (operation.security ?? DOCUMENT_SECURITY).some(
+    (requirement) => "bearerAuth" in (requirement as object),
+  );
+const DOCUMENT_SECURITY = (loadDocument() as unknown as { security: unknown[] }).security;
+const needsCredentials = ({ operation }: DocumentedOperation): boolean =>
+  (operation.security ?? DOCUMENT_SECURITY).length > 0;
 
 describe("Stoplight Prism in front of a real server", () => {
   const db = useServerSuite();
@@ -60,38 +67,27 @@ describe("Stoplight Prism in front of a real server", () => {
   let prism: ChildProcess;
   let prismUrl = "";
   let prismOutput = "";
-  let readOnly = "";
-  let writeOnly = "";
-  let jwt = "";
+  let traffic: Traffic[] = [];
 
   beforeAll(async () => {
     const closedPort = await freePort();
+    traffic = documentTraffic({
+      scopedToken: await scopedTokens(db.path),
+      // Nothing listens where its keys are: the JWT gets 503 (keys unavailable).
+      jwt: await signJwt(await signingKey("ES256", "k1")),
+    });
+    // Every rejected credential sent, and not one more, before the 429s.
+    const rejected = traffic.filter((t) => t.status === 401 && t.headers?.["authorization"]);
     server = await startServer({
       databasePath: db.path,
       env: {
         PLANTSTORE_METRICS_TOKEN: METRICS_TOKEN,
-        PLANTSTORE_AUTH_FAILURE_LIMIT: String(AUTH_FAILURE_LIMIT),
+        PLANTSTORE_AUTH_FAILURE_LIMIT: String(rejected.length),
         PLANTSTORE_JWT_ISSUER: ISSUER,
         PLANTSTORE_JWT_AUDIENCE: AUDIENCE,
-        // Nothing listens there: every JWT gets 503 (keys unavailable).
         PLANTSTORE_JWT_JWKS_URL: `http://127.0.0.1:${closedPort}/jwks.json`,
       },
     });
-    const scoped = async (scope: string) => {
-      const created = await runCli(`sqlite:${db.path}`, [
-        "tokens",
-        "create",
-        "--name",
-        scope.replace(":", "-"),
-        "--scopes",
-        scope,
-      ]);
-      expect(created.code, created.stderr).toBe(0);
-      return created.stdout.trim();
-    };
-    readOnly = await scoped("plants:read");
-    writeOnly = await scoped("plants:write");
-    jwt = await signJwt(await signingKey("ES256", "k1"));
 
     const port = await freePort();
     prismUrl = `http://127.0.0.1:${port}`;
@@ -131,98 +127,7 @@ describe("Stoplight Prism in front of a real server", () => {
     await server?.stop();
   });
 
-  it("when a traffic set for every documented answer goes through it, then Prism reports no violation", async () => {
-    const traffic: Traffic[] = [
-      ...createPlantTraffic(readOnly, jwt),
-      ...plantReadAndDeleteTraffic(readOnly, writeOnly),
-      ...[
-        "getHealth /healthz",
-        "getReadiness /readyz",
-        "getOpenApiJson /openapi.json",
-        "getOpenApiYaml /openapi.yaml",
-        "getDocs /docs",
-      ].flatMap((entry) => {
-        const [operation = "", path = ""] = entry.split(" ");
-        return [
-          { operation, status: 200, method: "GET" as const, path },
-          { operation, status: 400, method: "GET" as const, path: `${path}?debug=1` },
-        ];
-      }),
-      ...["getOpenApiJson /openapi.json", "getOpenApiYaml /openapi.yaml"].map((entry) => {
-        const [operation = "", path = ""] = entry.split(" ");
-        return {
-          operation,
-          status: 304,
-          method: "GET" as const,
-          path,
-          headers: { "if-none-match": "*" },
-        };
-      }),
-      { operation: "getDocsAsset", status: 200, method: "GET", path: "/docs/swagger-ui.css" },
-      { operation: "getDocsAsset", status: 200, method: "GET", path: "/docs/init.js" },
-      { operation: "getDocsAsset", status: 400, method: "GET", path: "/docs/init.js?v=1" },
-      { operation: "getDocsAsset", status: 404, method: "GET", path: "/docs/index.html" },
-      {
-        operation: "getMetrics",
-        status: 200,
-        method: "GET",
-        path: "/metrics",
-        headers: bearer(METRICS_TOKEN),
-      },
-      {
-        operation: "getMetrics",
-        status: 400,
-        method: "GET",
-        path: "/metrics?x=1",
-        headers: bearer(METRICS_TOKEN),
-      },
-      {
-        operation: "getMetrics",
-        status: 401,
-        method: "GET",
-        path: "/metrics",
-        headers: bearer(WRONG_TOKEN),
-      },
-      // Last: the five 401s above (one per operation that needs credentials) reach the
-      // failed-authentication limit, so this address now gets 429 for every such operation.
-      {
-        operation: "createPlant",
-        status: 429,
-        method: "POST",
-        path: "/plants",
-        headers: { ...json, ...bearer(TOKEN) },
-        body: plantJson(1n, "x"),
-      },
-      {
-        operation: "listPlants",
-        status: 429,
-        method: "GET",
-        path: "/plants",
-        headers: bearer(TOKEN),
-      },
-      {
-        operation: "getPlant",
-        status: 429,
-        method: "GET",
-        path: "/plants/7001",
-        headers: bearer(TOKEN),
-      },
-      {
-        operation: "deletePlant",
-        status: 429,
-        method: "DELETE",
-        path: "/plants/7001",
-        headers: bearer(TOKEN),
-      },
-      {
-        operation: "getMetrics",
-        status: 429,
-        method: "GET",
-        path: "/metrics",
-        headers: bearer(METRICS_TOKEN),
-      },
-    ];
-
+  it("when the document's traffic goes through it, then Prism reports no violation, and every documented answer and every parameter is covered", async () => {
     for (const request of traffic) {
       const response = await fetch(`${prismUrl}${request.path}`, {
         method: request.method,
@@ -240,86 +145,135 @@ describe("Stoplight Prism in front of a real server", () => {
 
     // Every documented answer is in the traffic, or listed with the reason it cannot be.
     const covered = new Set(traffic.map((t) => `${t.operation} ${t.status}`));
-    const missing = documentedAnswers().filter(
-      (answer) => !covered.has(answer) && !excluded(answer),
+    const missing = documentedOperations().flatMap(({ operationId, operation }) =>
+      Object.entries(operation.responses)
+        .filter(
+          ([status, response]) =>
+            !covered.has(`${operationId} ${status}`) &&
+            !(status in NOT_THROUGH_PRISM) &&
+            (response as { $ref?: string }).$ref !== NOT_FOUND,
+        )
+        .map(([status]) => `${operationId} ${status}`),
     );
-    expect(missing).toEqual([]);
+    expect(missing, "documented answers without traffic").toEqual([]);
+    // And every query and header parameter is sent: one with no named example would not be.
+    const unsent = documentedOperations().flatMap(({ operationId, parameters }) =>
+      parameters
+        .filter((parameter) => parameter.in === "query" || parameter.in === "header")
+        .filter(
+          (parameter) =>
+            !traffic.some((t) => {
+              if (t.operation !== operationId) return false;
+              if (parameter.in === "header") {
+                return Object.keys(t.headers ?? {}).some(
+                  (name) => name.toLowerCase() === parameter.name?.toLowerCase(),
+                );
+              }
+              return new URL(t.path, "http://x").searchParams.has(parameter.name ?? "");
+            }),
+        )
+        .map((parameter) => `${operationId} ${parameter.in} ${parameter.name}`),
+    );
+    expect(unsent, "parameters no traffic sends (give each a named example)").toEqual([]);
     markRan("prism");
   });
 });
 
-function excluded(answer: string): boolean {
-  if (THROUGH_PRISM_ANYWAY.has(answer)) return false;
-  return (
-    answer in NOT_THROUGH_PRISM || `${ALL_OPERATIONS} ${answer.split(" ")[1]}` in NOT_THROUGH_PRISM
-  );
+/** A managed token for each operation's 403: the document's other scopes, where it has any. */
+async function scopedTokens(databasePath: string): Promise<Map<string, string>> {
+  const every = [...new Set(documentedOperations().flatMap(scopesOf))].sort();
+  const tokens = new Map<string, string>();
+  for (const operation of documentedOperations()) {
+    const others = every.filter((scope) => !scopesOf(operation).includes(scope));
+    if (scopesOf(operation).length === 0 || others.length === 0) continue;
+    const key = others.join(" ");
+    if (tokens.has(key)) continue;
+    const created = await runCli(`sqlite:${databasePath}`, [
+      "tokens",
+      "create",
+      "--name",
+      `without-${operation.operationId}`,
+      "--scopes",
+      key,
+    ]);
+    expect(created.code, created.stderr).toBe(0);
+    tokens.set(key, created.stdout.trim());
+  }
+  return tokens;
 }
 
-function createPlantTraffic(scopedToken: string, jwt: string): Traffic[] {
-  const create = (status: number, headers: Record<string, string>, body: string): Traffic => ({
-    operation: "createPlant",
-    status,
-    method: "POST",
-    path: "/plants",
-    headers: { ...json, ...headers },
-    body,
-  });
-  const ok = bearer(TOKEN);
-  return [
-    create(200, ok, plantJson(7001n, "Monstera", "tropical")),
-    create(200, ok, plantJson(7001n, "Monstera", "tropical")),
-    create(409, ok, plantJson(7001n, "Philodendron", "tropical")),
-    // Valid for the schema, refused by the store: a NUL cannot be kept exactly.
-    create(400, ok, plantJson(7002n, "Aloe\u0000vera")),
-    create(401, bearer(WRONG_TOKEN), plantJson(7003n, "x")),
-    create(403, bearer(scopedToken), plantJson(7004n, "x")),
-    create(413, ok, plantJson(7005n, "a".repeat(70_000))),
-    create(503, bearer(jwt), plantJson(7006n, "x")),
-  ];
-}
-
-/** GET /plants, GET and DELETE /plants/{id}, after createPlantTraffic stored 7001. */
-function plantReadAndDeleteTraffic(readOnly: string, writeOnly: string): Traffic[] {
-  const call = (
-    operation: string,
-    status: number,
-    method: Traffic["method"],
-    path: string,
-    token = TOKEN,
-  ): Traffic => ({ operation, status, method, path, headers: bearer(token) });
-  return [
-    call("listPlants", 200, "GET", "/plants"),
-    call("listPlants", 200, "GET", "/plants?limit=1&after=-5"),
-    call("listPlants", 200, "GET", "/plants", readOnly),
-    call("listPlants", 400, "GET", "/plants?debug=1"),
-    call("listPlants", 401, "GET", "/plants", WRONG_TOKEN),
-    call("listPlants", 403, "GET", "/plants", writeOnly),
-    call("getPlant", 200, "GET", "/plants/7001"),
-    call("getPlant", 400, "GET", "/plants/7001?debug=1"),
-    call("getPlant", 401, "GET", "/plants/7001", WRONG_TOKEN),
-    call("getPlant", 403, "GET", "/plants/7001", writeOnly),
-    call("getPlant", 404, "GET", "/plants/7999"),
-    call("deletePlant", 400, "DELETE", "/plants/7001?debug=1"),
-    call("deletePlant", 401, "DELETE", "/plants/7001", WRONG_TOKEN),
-    call("deletePlant", 403, "DELETE", "/plants/7001", readOnly),
-    call("deletePlant", 204, "DELETE", "/plants/7001", writeOnly),
-    call("deletePlant", 404, "DELETE", "/plants/7001"),
-    call("getPlant", 404, "GET", "/plants/7001"),
-  ];
-}
-
-/** "operationId status" for every response the document describes. */
-function documentedAnswers(): string[] {
-  const doc = loadDocument() as unknown as {
-    paths: Record<string, Record<string, { operationId: string; responses: object }>>;
+/** The traffic the document makes: its examples, then each operation's generic answers. */
+function documentTraffic(given: { scopedToken: Map<string, string>; jwt: string }): Traffic[] {
+  // The token each security scheme of the document takes.
+  const tokens: Record<string, string> = { bearerAuth: TOKEN, metricsToken: METRICS_TOKEN };
+  const credentialsFor = ({ operation }: DocumentedOperation) => {
+    const [requirement] = (operation.security ?? DOCUMENT_SECURITY) as object[];
+    const scheme = Object.keys(requirement ?? {})[0];
+    return scheme === undefined ? {} : bearer(tokens[scheme] ?? TOKEN);
   };
-  return Object.values(doc.paths).flatMap((operations) =>
-    Object.entries(operations).flatMap(([key, op]) =>
-      key === "parameters"
-        ? []
-        : Object.keys(op.responses).map((status) => `${op.operationId} ${status}`),
-    ),
-  );
+  // Prism refuses a request the document does not allow before the server sees it.
+  const allowed = everyRequestExample().filter((example) => !example.outsideTheDocument);
+  const examples: Traffic[] = allowed.map((example) => ({
+    operation: example.operation.operationId,
+    status: example.answer.status,
+    method: example.operation.method,
+    path: example.target,
+    headers: {
+      ...(example.credentials ? credentialsFor(example.operation) : {}),
+      ...example.headers,
+      ...(example.body === undefined
+        ? {}
+        : { "content-type": bodyOf(example.operation).media ?? "" }),
+    },
+    ...(example.body === undefined ? {} : { body: example.body }),
+  }));
+  const generic: Traffic[] = [];
+  const limited: Traffic[] = [];
+  for (const operation of documentedOperations()) {
+    const { operationId, method, path } = operation;
+    const documents = (status: number) => String(status) in operation.operation.responses;
+    // Prism checks a body before the server sees the request: each carries a valid one (the
+    // operation's first body example).
+    const media = bodyOf(operation).media;
+    const example = Object.values(bodyOf(operation).examples)[0]?.value;
+    const send = (
+      status: number,
+      headers: Record<string, string>,
+      body = example === undefined ? undefined : JSON.stringify(example),
+    ): Traffic => ({
+      operation: operationId,
+      status,
+      method,
+      path,
+      headers: {
+        ...headers,
+        ...(media === undefined || body === undefined ? {} : { "content-type": media }),
+      },
+      ...(body === undefined ? {} : { body }),
+    });
+    const own = credentialsFor(operation);
+    // Where no example gets a 2xx (an operation that takes no input), its plain request does.
+    const success = Object.keys(operation.operation.responses).find((status) => /^2/.test(status));
+    const examplesSucceed = allowed.some(
+      (e) => e.operation.operationId === operationId && e.answer.status < 300,
+    );
+    if (!examplesSucceed && success !== undefined) generic.push(send(Number(success), own));
+    if (documents(400)) generic.push({ ...send(400, own), path: `${path}?debug=1` });
+    if (needsCredentials(operation) && documents(401)) generic.push(send(401, bearer(WRONG_TOKEN)));
+    const others = [...given.scopedToken.entries()].find(
+      ([scopes]) => !scopesOf(operation).some((scope) => scopes.split(" ").includes(scope)),
+    );
+    if (others !== undefined && documents(403)) generic.push(send(403, bearer(others[1])));
+    // Over the limit and still valid for Prism: the example with a member it ignores.
+    if (typeof example === "object" && example !== null && documents(413)) {
+      generic.push(send(413, own, JSON.stringify({ ...example, padding: "a".repeat(70_000) })));
+    }
+    if (takesBearer(operation) && documents(503)) generic.push(send(503, bearer(given.jwt)));
+    if (needsCredentials(operation) && documents(429)) limited.push(send(429, own));
+  }
+  // Last: the rejected credentials above used up the address's allowance, so every operation
+  // that needs credentials now answers 429, whatever it carries.
+  return [...examples, ...generic, ...limited];
 }
 
 function freePort(): Promise<number> {
