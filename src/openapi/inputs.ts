@@ -66,7 +66,7 @@ export function inputReader(
     const checked: Record<string, unknown> = {
       path: asDoubles(path),
       query: asDoubles(query),
-      header: asDoubles(header),
+      header: asDoubles(lowerCased(header)),
       cookie: {},
     };
     if (body !== undefined) checked["requestBody"] = body.forValidation;
@@ -94,6 +94,16 @@ function jsonBodySchema(operation: Operation): unknown {
     throw new Error(`${operation.operationId}: only application/json request bodies are supported`);
   }
   return json.schema ?? {};
+}
+
+/** Header parameters by the names openapi-backend's validators know them by: lower case. */
+function lowerCased(values: Record<string, unknown>): Record<string, unknown> {
+  let copy: Record<string, unknown> | undefined;
+  for (const name in values) {
+    copy ??= {};
+    copy[name.toLowerCase()] = values[name];
+  }
+  return copy ?? values;
 }
 
 /** The values a validator can check: a bigint as a double on the same side of its limits. */
