@@ -125,6 +125,37 @@ export function describeStoreContract(engine: StoreEngine): void {
       expect(await db.store.get(a)).toEqual({ name: "first", tag: "t" });
     });
 
+    // Writes to one id commit in the order they were made, even where batches commit side by
+    // side (a pool): other writes in flight spread them over several batches.
+    it("when creates and deletes of one id are made together among hundreds of other writes, then they apply in the order made", async () => {
+      const id = uniqueId();
+      const noise = () =>
+        Array.from({ length: 150 }, () => db.store.create({ id: uniqueId(), name: "noise" }));
+      const steps: Promise<unknown>[] = [];
+      const writes = [
+        () => db.store.create({ id, name: "first" }),
+        () => db.store.delete(id),
+        () => db.store.create({ id, name: "second", tag: "t" }),
+        () => db.store.delete(id),
+        () => db.store.delete(id),
+        () => db.store.create({ id, name: "third" }),
+        () => db.store.create({ id, name: "third" }),
+      ];
+      for (const write of writes) steps.push(...noise(), write());
+      const results = await Promise.all(steps);
+      const ours = results.filter((_, i) => (i + 1) % 151 === 0);
+      expect(ours).toEqual([
+        { kind: "created", plant: { name: "first" } },
+        true,
+        { kind: "created", plant: { name: "second", tag: "t" } },
+        true,
+        false,
+        { kind: "created", plant: { name: "third" } },
+        { kind: "replayed", plant: { name: "third" } },
+      ]);
+      expect(await db.store.get(id)).toEqual({ name: "third" });
+    });
+
     it("when hundreds of creates are made at once, then each is answered for its own plant", async () => {
       const plants = Array.from({ length: 1500 }, (_, i) => ({ id: uniqueId(), name: `p${i}` }));
       const results = await Promise.all(plants.map((plant) => db.store.create(plant)));
