@@ -6,13 +6,16 @@
 import { isIP } from "node:net";
 import { isAbsolute, resolve } from "node:path";
 import { ConfigError } from "./config-error.ts";
+import { type PostgresLocation, parsePostgresUrl, redactUrl } from "./store/postgres-url.ts";
+
+export { redactUrl };
 
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 
 /** Where the data lives, as DATABASE_URL names it. */
 export type DatabaseLocation =
   | { engine: "sqlite"; path: string }
-  | { engine: "postgres"; url: string };
+  | ({ engine: "postgres" } & PostgresLocation);
 
 type Read<T> = (raw: string | undefined, name: string, cwd: string) => T;
 
@@ -100,7 +103,7 @@ const readDatabaseUrl: Read<DatabaseLocation> = (raw, _name, cwd) => {
       return { engine: "sqlite", path: sqlitePath(text.slice(text.indexOf(":") + 1), cwd) };
     case "postgres":
     case "postgresql":
-      return { engine: "postgres", url: postgresUrl(text) };
+      return { engine: "postgres", ...parsePostgresUrl(text) };
     default: {
       const what = scheme === undefined ? `"${text}"` : `the "${scheme}:" scheme`;
       throw new ConfigError(
@@ -124,32 +127,6 @@ function sqlitePath(rest: string, cwd: string): string {
     );
   }
   return isAbsolute(path) ? path : resolve(cwd, path);
-}
-
-function postgresUrl(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError("DATABASE_URL is not a valid postgres:// URL");
-  }
-  if (url.hostname === "" || url.pathname.length <= 1) {
-    throw new ConfigError(
-      `DATABASE_URL must name a host and a database, e.g. postgres://postgres@127.0.0.1:5432/plants, got ${redactUrl(raw)}`,
-    );
-  }
-  return raw;
-}
-
-/** The URL with any password replaced, for messages and logs. */
-export function redactUrl(raw: string): string {
-  try {
-    const url = new URL(raw);
-    if (url.password !== "") url.password = "***";
-    return url.toString();
-  } catch {
-    return "(unparseable URL)";
-  }
 }
 
 const readTokens: Read<readonly string[] | undefined> = (raw) => {
