@@ -56,7 +56,7 @@ async function prepare(url: string, preload: number): Promise<void> {
     queryTimeoutMs: 600_000,
   } as const;
   await migrateDatabase(database);
-  const sql = connectPostgres(database);
+  const sql = connectPostgres(database, { pooled: false });
   try {
     await preloadPostgres(sql, preload);
   } finally {

@@ -62,9 +62,10 @@ export async function migrateDatabase(database: DatabaseConfig): Promise<Migrati
     return schema;
   }
   const { connectPostgres, migratePostgres, asStoreError } = await postgres();
-  const sql = connectPostgres(database);
+  // Made as a pooler needs it, which works without one as well.
+  const sql = connectPostgres(database, { pooled: true, startup: true });
   try {
-    return await migratePostgres(sql);
+    return await migratePostgres(sql, database.queryTimeoutMs);
   } catch (error) {
     throw asStoreError(error);
   } finally {
