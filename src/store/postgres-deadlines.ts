@@ -4,6 +4,7 @@
 // The client's own deadline is the backstop for when the server cannot answer at all.
 import type { ISql } from "postgres";
 import type { PostgresClient } from "./postgres-connect.ts";
+import { isConnectionLost } from "./postgres-errors.ts";
 import type { PostgresTransaction } from "./postgres-writes.ts";
 import { StoreUnavailableError } from "./store.ts";
 
@@ -56,7 +57,16 @@ export function boundedCalls(sql: PostgresClient, options: DeadlineOptions): Bou
       if (left < 1) throw notBegun();
       // Sent with the work, not awaited before it; if it fails, so does the transaction.
       tx.unsafe(`SET LOCAL statement_timeout = ${left}${durable}`).execute();
-      return await work(tx as PostgresTransaction);
+      try {
+        return await work(tx as PostgresTransaction);
+      } catch (error) {
+        // postgres.js 3.4.9 answers a failed transaction with a ROLLBACK, written to the
+        // connection even when it is gone, which throws in a timer and ends the process
+        // (seen when a primary was killed under load). The transaction ended with the
+        // connection anyway; this one never settles, and begin() rejects as it closes.
+        if (isConnectionLost(error)) return await new Promise<never>(() => undefined);
+        throw error;
+      }
     }) as Promise<T>;
   };
   const bounded = <T>(work: (tx: PostgresTransaction) => Promise<T>): Promise<T> => {
