@@ -1,11 +1,10 @@
 // PlantStore on PostgreSQL (or an engine that speaks its protocol) through postgres.js:
 // a bounded pool shared by every request, ids as BIGINT <-> BigInt both ways, and a deadline
 // on every call (postgres-deadlines.ts).
-import type { PendingQuery, Row } from "postgres";
 import { type PostgresDatabase, redactUrl } from "../config.ts";
 import { createFaultLatch } from "./fault-latch.ts";
 import { connectPostgres, isThroughPooler, type PostgresClient } from "./postgres-connect.ts";
-import { boundedCalls, CLIENT_GRACE_MS, type Queryable, within } from "./postgres-deadlines.ts";
+import { boundedCalls, CLIENT_GRACE_MS, within } from "./postgres-deadlines.ts";
 import { asStoreError, isRetryableTransaction } from "./postgres-errors.ts";
 import { migratePostgres } from "./postgres-migrations.ts";
 import { createPostgresTokenStore } from "./postgres-tokens.ts";
@@ -21,6 +20,28 @@ interface PlantRow {
   name: string;
   tag: string | null;
 }
+
+interface PageRow extends PlantRow {
+  id: bigint;
+  upto: string;
+  fetched: string;
+}
+
+// Reads, each one statement whose values are whole numbers (calls.readNumbers).
+const GET_PLANT = "SELECT name, tag FROM plants WHERE id = $1::int8";
+// Keyset pages on the primary key: an index range scan from `after`, whatever the table's
+// size (OFFSET would read and drop every row before the page). The server cuts the page at
+// the byte bound ($2), so that rows past it are never sent.
+const page = (where: string) => `
+  SELECT id, name, tag, upto, fetched FROM (
+    SELECT id, name, tag, count(*) OVER () AS fetched,
+           sum(octet_length(name) + coalesce(octet_length(tag), 0)) OVER (ORDER BY id) AS upto
+    FROM (SELECT id, name, tag FROM plants ${where} ORDER BY id LIMIT $1::int4) AS candidates
+  ) AS page
+  WHERE upto <= $2::int8 OR upto = octet_length(name) + coalesce(octet_length(tag), 0)
+  ORDER BY id`;
+const PAGE = page("");
+const PAGE_AFTER = page("WHERE id > $3::int8");
 
 const TRANSACTION_ATTEMPTS = 3;
 // Rows in one INSERT: enough to share a flush among every waiting request, small enough
@@ -101,11 +122,12 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
     raiseSynchronousCommit: !DURABLE_COMMITS.has(settings.sync),
     pooled,
   });
-  const read = async <T extends readonly Row[]>(
-    query: (q: Queryable) => PendingQuery<T>,
-  ): Promise<T> => {
+  const readNumbers = async <T extends object>(
+    text: string,
+    values: readonly (bigint | number)[],
+  ): Promise<T[]> => {
     try {
-      return await calls.read(query);
+      return await calls.readNumbers<T>(text, values);
     } catch (error) {
       throw asStoreError(error);
     }
@@ -157,24 +179,13 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
       return write("createPlant", row).then((outcome) => resultOf(row, outcome));
     },
     async get(id) {
-      const [row] = await read((q) => q<PlantRow[]>`SELECT name, tag FROM plants WHERE id = ${id}`);
+      const [row] = await readNumbers<PlantRow>(GET_PLANT, [id]);
       return row === undefined ? undefined : toPlant(row);
     },
     async list({ after, limit, maxTextBytes }) {
-      // Keyset pages on the primary key: an index range scan from `after`, whatever the
-      // table's size (OFFSET would read and drop every row before the page). The server cuts
-      // the page at the byte bound, so that rows past it are never sent.
-      const rows = await read(
-        (q) => q<(PlantRow & { id: bigint; upto: string; fetched: string })[]>`
-          SELECT id, name, tag, upto, fetched FROM (
-            SELECT id, name, tag, count(*) OVER () AS fetched,
-                   sum(octet_length(name) + coalesce(octet_length(tag), 0)) OVER (ORDER BY id) AS upto
-            FROM (SELECT id, name, tag FROM plants
-                  ${after === undefined ? q`` : q`WHERE id > ${String(after)}::int8`}
-                  ORDER BY id LIMIT ${limit}) AS candidates
-          ) AS page
-          WHERE upto <= ${maxTextBytes} OR upto = octet_length(name) + coalesce(octet_length(tag), 0)
-          ORDER BY id`,
+      const rows = await readNumbers<PageRow>(
+        after === undefined ? PAGE : PAGE_AFTER,
+        after === undefined ? [limit, maxTextBytes] : [limit, maxTextBytes, after],
       );
       const fetched = Number(rows[0]?.fetched ?? 0);
       return {
