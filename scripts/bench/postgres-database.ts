@@ -56,7 +56,8 @@ async function prepare(url: string, preload: number): Promise<void> {
     queryTimeoutMs: 600_000,
   } as const;
   await migrateDatabase(database);
-  const sql = connectPostgres(database, { pooled: false });
+  // Made as a pooler needs it (TEST_DATABASE_URL may name one), which works without one too.
+  const sql = connectPostgres(database, { pooled: true, startup: true });
   try {
     await preloadPostgres(sql, preload);
   } finally {
