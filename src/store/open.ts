@@ -61,11 +61,14 @@ export async function migrateDatabase(database: DatabaseConfig): Promise<Migrati
     db.close();
     return schema;
   }
-  const { connectPostgres, migratePostgres, asStoreError } = await postgres();
+  const { connectPostgres, migratePostgres, asStoreError, isThroughPooler, boundStartup } =
+    await postgres();
   // Made as a pooler needs it, which works without one as well.
   const sql = connectPostgres(database, { pooled: true, startup: true });
   try {
-    return await migratePostgres(sql, database.queryTimeoutMs);
+    const pooled = database.prepare === undefined ? await isThroughPooler(sql) : !database.prepare;
+    await boundStartup(sql, pooled, database.queryTimeoutMs);
+    return await migratePostgres(sql);
   } catch (error) {
     throw asStoreError(error);
   } finally {

@@ -109,6 +109,20 @@ export async function isThroughPooler(sql: PostgresClient): Promise<boolean> {
   return rows.state.pid !== rows[0]?.pid;
 }
 
+/**
+ * Bounds the statements of a start-up client (one connection: migrations, the settings) on
+ * the server: a session setting straight to PostgreSQL; through a pooler, where the setting
+ * would stay on a server connection other clients get next, they are left to the client's
+ * deadline.
+ */
+export async function boundStartup(
+  sql: PostgresClient,
+  pooled: boolean,
+  timeoutMs: number,
+): Promise<void> {
+  if (!pooled) await sql.unsafe(`SET statement_timeout = ${Math.floor(timeoutMs)}`);
+}
+
 /** Opens a socket to each host in turn, every attempt after the first burst paced. */
 function pacedConnections(
   hosts: readonly PostgresAddress[],

@@ -46,16 +46,9 @@ const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
-/** `statementTimeoutMs` bounds each statement (waiting for another instance's migration too). */
-export async function migratePostgres(
-  sql: PostgresClient,
-  statementTimeoutMs?: number,
-): Promise<MigrationResult> {
+export async function migratePostgres(sql: PostgresClient): Promise<MigrationResult> {
   await createBookkeeping(sql);
   return sql.begin(async (tx) => {
-    if (statementTimeoutMs !== undefined) {
-      await tx.unsafe(`SET LOCAL statement_timeout = ${Math.floor(statementTimeoutMs)}`);
-    }
     // Every migrating instance waits here for the one before it to commit.
     await tx`SELECT id FROM plantstore_migration_lock WHERE id = 1 FOR UPDATE`;
     const [row] = await tx<{ version: number | null }[]>`

@@ -3,7 +3,12 @@
 // on every call (postgres-deadlines.ts).
 import { type PostgresDatabase, redactUrl } from "../config.ts";
 import { createFaultLatch } from "./fault-latch.ts";
-import { connectPostgres, isThroughPooler, type PostgresClient } from "./postgres-connect.ts";
+import {
+  boundStartup,
+  connectPostgres,
+  isThroughPooler,
+  type PostgresClient,
+} from "./postgres-connect.ts";
 import { boundedCalls, CLIENT_GRACE_MS, within } from "./postgres-deadlines.ts";
 import { asStoreError, isRetryableTransaction } from "./postgres-errors.ts";
 import { migratePostgres } from "./postgres-migrations.ts";
@@ -14,7 +19,7 @@ import type { CreateResult, MigrationResult, NewPlant, Store } from "./store.ts"
 import { createWritePath, type Write, type WriteArgs, type WriteName } from "./writes.ts";
 
 export type { PostgresClient } from "./postgres-connect.ts";
-export { connectPostgres } from "./postgres-connect.ts";
+export { boundStartup, connectPostgres, isThroughPooler } from "./postgres-connect.ts";
 
 interface PlantRow {
   name: string;
@@ -91,7 +96,8 @@ async function openOnce(db: PostgresDatabase): Promise<Opening> {
   try {
     // `?prepare=` in the URL says it outright, for a pooler that passes the server's keys on.
     const pooled = db.prepare === undefined ? await bounded(isThroughPooler(probe)) : !db.prepare;
-    const schema = await bounded(migratePostgres(probe, db.queryTimeoutMs));
+    await bounded(boundStartup(probe, pooled, db.queryTimeoutMs));
+    const schema = await bounded(migratePostgres(probe));
     const settings = await bounded(readSettings(probe));
     return { schema, settings, pooled };
   } catch (error) {
