@@ -38,6 +38,10 @@ export function sumWorkerMetrics(): void {
   let asked = 0;
   const pending = new Map<number, (worker: Worker, metrics: Snapshot) => void>();
 
+  // Asked once they listen: a worker still starting has nothing to say, and would only make
+  // the scrape wait for it.
+  const serving = new WeakSet<Worker>();
+  cluster.on("listening", (worker) => serving.add(worker));
   const living = (): Worker[] =>
     Object.values(cluster.workers ?? {}).filter(
       (w): w is Worker => w !== undefined && !w.isDead() && w.isConnected(),
@@ -45,7 +49,8 @@ export function sumWorkerMetrics(): void {
 
   const gather = async (): Promise<string> => {
     const id = ++asked;
-    const workers = living();
+    const running = living();
+    const workers = running.filter((w) => serving.has(w));
     const answers = new Map<Worker, Snapshot>();
     await new Promise<void>((done) => {
       const timer = setTimeout(done, SNAPSHOT_TIMEOUT_MS);
@@ -67,7 +72,7 @@ export function sumWorkerMetrics(): void {
     const summed = AggregatorRegistry.aggregate([...answers.values(), retired]);
     const gauge = (name: string, help: string, value: number) =>
       new Gauge({ name, help, registers: [summed] }).set(value);
-    gauge("plantstore_workers", "Worker processes running (PLANTSTORE_WORKERS)", workers.length);
+    gauge("plantstore_workers", "Worker processes running (PLANTSTORE_WORKERS)", running.length);
     gauge(
       "plantstore_workers_scraped",
       "Worker processes whose metrics this answer sums; fewer than plantstore_workers when one did not answer in time",
