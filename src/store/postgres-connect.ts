@@ -1,6 +1,6 @@
 // How the PostgreSQL pool is opened, so that one DATABASE_URL works straight to PostgreSQL,
-// through PgBouncer in transaction mode, and across a failover (BENCHMARKS.md and README,
-// "Scaling out", say what each choice was measured or tested against).
+// through PgBouncer in transaction mode, and across a failover (README, "Scaling out", says
+// what each choice was measured or tested against).
 import { connect as connectTcp, type Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import postgres, { type Options, type PostgresType, type Sql } from "postgres";
@@ -14,8 +14,8 @@ export interface ConnectOptions {
   /**
    * Through a pooler that lends a server connection per transaction (PgBouncer's transaction
    * mode): no prepared statements, which live on one server connection, and no settings at
-   * connection time, which PgBouncer refuses (statement_timeout is set in each transaction
-   * instead, postgres-deadlines.ts).
+   * connection time, which PgBouncer refuses (statement_timeout goes with each transaction
+   * and each read instead, postgres-deadlines.ts).
    */
   pooled: boolean;
   /**
@@ -34,8 +34,9 @@ const reconnectDelay = (failures: number): number =>
   (0.5 + Math.random() / 2) * Math.min(3 ** failures / 100, MAX_RECONNECT_DELAY_S);
 
 // With several hosts postgres.js tries the next one at once, with no delay at all, for as long
-// as none will do (seen: 370 attempts a second per connection, a standby forking a process
-// for each). Attempts are paced: a pool may fill at once, then this many a second.
+// as none will do (seen: about two thousand attempts a second; against a standby, each one a
+// server process started and ended). Attempts are paced: a pool may fill at once, then this
+// many a second.
 const HOST_ATTEMPTS_PER_SECOND = 10;
 
 type ClientOptions = Omit<Options<{ bigint: PostgresType<bigint> }>, "host" | "port"> & {

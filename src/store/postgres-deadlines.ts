@@ -1,7 +1,7 @@
 // A deadline on every call the PostgreSQL store makes, kept by the server where it can be:
 // straight to PostgreSQL, statement_timeout is a connection setting; through a pooler, which
-// refuses it there, each transaction sets it (SET LOCAL), and reads run in transactions too.
-// The client's own deadline is the backstop for when the server cannot answer at all.
+// refuses it there, each transaction sets it (SET LOCAL), and so does each read, in the same
+// message. The client's own deadline is the backstop for when the server cannot answer at all.
 import type { ISql } from "postgres";
 import type { PostgresClient } from "./postgres-connect.ts";
 import { isConnectionLost } from "./postgres-errors.ts";
