@@ -26,7 +26,7 @@ import { createApi } from "./openapi/backend.ts";
 import { documentMethods, documentResponseHeaders } from "./openapi/document.ts";
 import { addOperationRoutes } from "./openapi/routes.ts";
 import { routingRefusal } from "./openapi/routing.ts";
-import { addRequestMetrics, createMetrics } from "./ops/metrics.ts";
+import { addRequestMetrics, createMetrics, type ShareMetrics } from "./ops/metrics.ts";
 import type { PlantStore } from "./store/store.ts";
 
 /** Largest accepted request body; documented in openapi/plants.yaml (413). */
@@ -48,6 +48,8 @@ export interface AppOptions {
   ops?: OpsConfig;
   /** PLANTSTORE_PUBLIC_URL: the `servers` URL of the published document; else where it listens. */
   publicUrl?: string | undefined;
+  /** A worker of PLANTSTORE_WORKERS: how GET /metrics answers for every worker. */
+  shareMetrics?: ShareMetrics | undefined;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -97,7 +99,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const authenticator = await options.authenticator(app.log);
   app.addHook("onClose", () => authenticator.close());
-  const metrics = createMetrics();
+  const metrics = createMetrics(options.shareMetrics);
   app.addHook("onClose", store.observeWrites(metrics.writes));
   app.server.maxConnections = ops.maxConnections;
   // Every header line is collected, so that none can hide a repeated Authorization or

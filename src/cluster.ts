@@ -7,6 +7,7 @@
 // gave up). Accepting in the workers, a dying worker's connections close with it and the
 // ones still queued on the socket go to the others.
 import cluster, { type Worker } from "node:cluster";
+import { sumWorkerMetrics } from "./ops/worker-metrics.ts";
 
 export interface SupervisorOptions {
   workers: number;
@@ -84,6 +85,7 @@ export function superviseWorkers({ workers, shutdownTimeoutMs }: SupervisorOptio
 
   process.on("SIGTERM", () => stop("SIGTERM", 0));
   process.on("SIGINT", () => stop("SIGINT", 0));
+  sumWorkerMetrics();
   // Must be set before the first fork.
   cluster.schedulingPolicy = cluster.SCHED_NONE;
   say(`starting ${workers} worker processes`);

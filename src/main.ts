@@ -8,6 +8,7 @@ import { isSupervisedWorker, superviseWorkers } from "./cluster.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { boundHeapGrowth } from "./ops/heap-growth.ts";
 import { settingsTable, USAGE } from "./ops/settings-table.ts";
+import { workerMetricsText } from "./ops/worker-metrics.ts";
 import { databaseLocation, openStore } from "./store/open.ts";
 import { type Store, StoreUnavailableError } from "./store/store.ts";
 
@@ -109,6 +110,8 @@ async function serve(config: Config): Promise<void> {
     logLevel: config.logLevel,
     ops: config.ops,
     publicUrl: config.publicUrl,
+    // One scrape through the shared port answers for every worker, not one chosen at random.
+    shareMetrics: isSupervisedWorker() ? workerMetricsText : undefined,
   }).catch(async (error: unknown) => {
     await store.close();
     fail(`cannot set up authentication: ${(error as Error).message}`);

@@ -6,13 +6,16 @@
 import { isIP } from "node:net";
 import { isAbsolute, resolve } from "node:path";
 import { ConfigError } from "./config-error.ts";
+import { type PostgresLocation, parsePostgresUrl, redactUrl } from "./store/postgres-url.ts";
+
+export { redactUrl };
 
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 
 /** Where the data lives, as DATABASE_URL names it. */
 export type DatabaseLocation =
   | { engine: "sqlite"; path: string }
-  | { engine: "postgres"; url: string };
+  | ({ engine: "postgres" } & PostgresLocation);
 
 type Read<T> = (raw: string | undefined, name: string, cwd: string) => T;
 
@@ -106,7 +109,7 @@ const readDatabaseUrl: Read<DatabaseLocation> = (raw, _name, cwd) => {
       return { engine: "sqlite", path: sqlitePath(text.slice(text.indexOf(":") + 1), cwd) };
     case "postgres":
     case "postgresql":
-      return { engine: "postgres", url: postgresUrl(text) };
+      return { engine: "postgres", ...parsePostgresUrl(text) };
     default: {
       const what = scheme === undefined ? `"${text}"` : `the "${scheme}:" scheme`;
       throw new ConfigError(
@@ -130,32 +133,6 @@ function sqlitePath(rest: string, cwd: string): string {
     );
   }
   return isAbsolute(path) ? path : resolve(cwd, path);
-}
-
-function postgresUrl(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError("DATABASE_URL is not a valid postgres:// URL");
-  }
-  if (url.hostname === "" || url.pathname.length <= 1) {
-    throw new ConfigError(
-      `DATABASE_URL must name a host and a database, e.g. postgres://postgres@127.0.0.1:5432/plants, got ${redactUrl(raw)}`,
-    );
-  }
-  return raw;
-}
-
-/** The URL with any password replaced, for messages and logs. */
-export function redactUrl(raw: string): string {
-  try {
-    const url = new URL(raw);
-    if (url.password !== "") url.password = "***";
-    return url.toString();
-  } catch {
-    return "(unparseable URL)";
-  }
 }
 
 const readTokens: Read<readonly string[] | undefined> = (raw) => {
@@ -287,8 +264,8 @@ export const SETTINGS = {
   DATABASE_URL: setting({
     default: "sqlite:./data/plants.db",
     secret: "url",
-    meaning: "sqlite:PATH or postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE",
-    doc: "`sqlite:PATH`, relative to the working directory or absolute (`sqlite:///var/lib/plants.db` works too; the folder and file are created), or `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE` (`postgresql://` too; query options such as `?sslmode=require` are passed to the driver). The schema is migrated on start. Passwords are masked in every message and log line.",
+    meaning: "sqlite:PATH or postgres://USER[:PASSWORD]@HOST[:PORT][,HOST[:PORT]…]/DATABASE",
+    doc: "`sqlite:PATH`, relative to the working directory or absolute (`sqlite:///var/lib/plants.db` works too; the folder and file are created), or `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE` (`postgresql://` too; query options such as `?sslmode=require` are passed to the driver). Several hosts, `HOST1:PORT1,HOST2:PORT2`, are tried in turn for the writable one (`target_session_attrs=read-write`, the default with several hosts, or `primary`; `any` stays on the first that answers). A connection pooler such as PgBouncer is detected and needs nothing here; `prepare=false` says so for one that is not (see [Scaling out](#scaling-out)). The schema is migrated on start. Passwords are masked in every message and log line.",
     read: readDatabaseUrl,
   }),
   DATABASE_POOL_MAX: setting({
@@ -310,8 +287,8 @@ export const SETTINGS = {
   }),
   DATABASE_QUERY_TIMEOUT_MS: setting({
     default: "10000",
-    meaning: "PostgreSQL: a statement is cancelled after (503)",
-    doc: "PostgreSQL: the server cancels a statement running longer (`statement_timeout`) and the create gets 503; a create with no answer at all (network gone, pool exhausted) gets 503 one second later",
+    meaning: "PostgreSQL: a request's wait on the database, after which it gets 503",
+    doc: "PostgreSQL: the longest any request waits on the database, a connection included; then 503 with `Retry-After`. The server cancels a statement running longer (`statement_timeout`, set per transaction through a pooler); a request with no answer at all (network gone, pool exhausted) gets its 503 one second later. A request waiting for a connection while the database is away is answered as soon as it is back",
     read: wholeNumber(100, 600_000),
   }),
   DATABASE_STARTUP_TIMEOUT_MS: setting({
@@ -492,6 +469,7 @@ export const SETTINGS = {
   PLANTSTORE_WORKERS: setting({
     default: "1",
     meaning: "server processes sharing the port (node:cluster); 1 serves in this process",
+    doc: "server processes sharing the port (node:cluster); 1 serves in this process. `GET /metrics` answers for all of them, summed",
     // Each worker holds its own connections and memory; past this, one machine is the wrong size.
     read: wholeNumber(1, 64),
   }),

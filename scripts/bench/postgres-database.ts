@@ -3,6 +3,7 @@
 import postgres from "postgres";
 import { migrateDatabase } from "../../src/store/open.ts";
 import { connectPostgres } from "../../src/store/postgres.ts";
+import { parsePostgresUrl } from "../../src/store/postgres-url.ts";
 import { preloadPostgres } from "./preload.ts";
 
 export interface BenchDatabase {
@@ -48,14 +49,15 @@ export async function createPostgresDatabase(
 async function prepare(url: string, preload: number): Promise<void> {
   const database = {
     engine: "postgres",
-    url,
+    ...parsePostgresUrl(url),
     poolMax: 2,
     connectTimeoutMs: 5000,
     idleTimeoutMs: 1000,
     queryTimeoutMs: 600_000,
   } as const;
   await migrateDatabase(database);
-  const sql = connectPostgres(database);
+  // Made as a pooler needs it (TEST_DATABASE_URL may name one), which works without one too.
+  const sql = connectPostgres(database, { pooled: true, startup: true });
   try {
     await preloadPostgres(sql, preload);
   } finally {

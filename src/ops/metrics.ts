@@ -9,6 +9,8 @@ import type { WriteObserver } from "../store/writes.ts";
 
 export interface Metrics {
   registry: Registry;
+  /** The text GET /metrics answers: this process's metrics, or with workers the service's. */
+  text(): Promise<string>;
   plantsCreated: Counter;
   authFailures: Counter<"reason">;
   connectionsDropped: Counter;
@@ -18,8 +20,20 @@ export interface Metrics {
 
 const SECONDS_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-export function createMetrics(): Metrics {
+/**
+ * How a worker of PLANTSTORE_WORKERS shares its metrics: given the registries it exports and
+ * its own text, what makes the text of a scrape (src/ops/worker-metrics.ts).
+ */
+export type ShareMetrics = (
+  registries: () => readonly Registry[],
+  localText: () => Promise<string>,
+) => () => Promise<string>;
+
+export function createMetrics(share?: ShareMetrics): Metrics {
   const registry = new Registry();
+  // The process-wide one is made when first read: collectDefaultMetrics starts for good.
+  const registries = () => [processMetrics(), registry];
+  const localText = async () => (await Promise.all(registries().map((r) => r.metrics()))).join("");
   const registers = [registry];
   const plantsCreated = new Counter({
     name: "plantstore_plants_created_total",
@@ -35,6 +49,7 @@ export function createMetrics(): Metrics {
   });
   return {
     registry,
+    text: share === undefined ? localText : share(registries, localText),
     plantsCreated,
     authFailures: new Counter({
       name: "plantstore_auth_failures_total",
@@ -130,12 +145,7 @@ export function metricsHandler(metrics: Metrics): OperationHandler<"getMetrics">
   return async (): Answer<"getMetrics"> => {
     const now = performance.now();
     if (made === undefined || now - made.at >= METRICS_TEXT_MS) {
-      made = {
-        text: Promise.all([processMetrics().metrics(), metrics.registry.metrics()]).then(
-          ([process, own]) => `${process}${own}`,
-        ),
-        at: now,
-      };
+      made = { text: metrics.text(), at: now };
     }
     return { status: 200, body: await made.text, contentType: metrics.registry.contentType };
   };

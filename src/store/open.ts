@@ -61,9 +61,13 @@ export async function migrateDatabase(database: DatabaseConfig): Promise<Migrati
     db.close();
     return schema;
   }
-  const { connectPostgres, migratePostgres, asStoreError } = await postgres();
-  const sql = connectPostgres(database);
+  const { connectPostgres, migratePostgres, asStoreError, isThroughPooler, boundStartup } =
+    await postgres();
+  // Made as a pooler needs it, which works without one as well.
+  const sql = connectPostgres(database, { pooled: true, startup: true });
   try {
+    const pooled = database.prepare === undefined ? await isThroughPooler(sql) : !database.prepare;
+    await boundStartup(sql, pooled, database.queryTimeoutMs);
     return await migratePostgres(sql);
   } catch (error) {
     throw asStoreError(error);

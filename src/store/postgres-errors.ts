@@ -40,6 +40,16 @@ const FAULT_SQLSTATES = new Set([
   "XX002", // index corrupted
 ]);
 
+/**
+ * The connection the statement ran on is gone: the driver lost it, or the server ended the
+ * session (a FATAL error, as on shutdown or when killed).
+ */
+export function isConnectionLost(error: unknown): boolean {
+  if (CONNECTION_CODES.has(codeOf(error) ?? "")) return true;
+  const severity = (error as { severity?: unknown } | null)?.severity;
+  return severity === "FATAL" || severity === "PANIC";
+}
+
 /** Serialization failures and deadlocks: the same statement may succeed if run again. */
 export const isRetryableTransaction = (error: unknown): boolean =>
   ["40001", "40P01"].includes(codeOf(error) ?? "");

@@ -1,5 +1,6 @@
-// TokenStore on the PostgreSQL pool the plants use (one pool per process).
-import type { PostgresClient } from "./postgres.ts";
+// TokenStore on the PostgreSQL pool the plants use (one pool per process), every call under
+// the store's deadline: reads bounded in the client, writes in transactions the server bounds.
+import type { BoundedCalls } from "./postgres-deadlines.ts";
 import { asStoreError } from "./postgres-errors.ts";
 import {
   type NewToken,
@@ -17,7 +18,7 @@ type Row = TokenRow<Date>;
 const UNIQUE_VIOLATION = "23505";
 const PURGE_ROWS_PER_STATEMENT = 10_000;
 
-export function createPostgresTokenStore(sql: PostgresClient): TokenStore {
+export function createPostgresTokenStore(calls: BoundedCalls): TokenStore {
   const mapped = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
       return await work();
@@ -30,10 +31,12 @@ export function createPostgresTokenStore(sql: PostgresClient): TokenStore {
     create: (token: NewToken) =>
       mapped(async () => {
         try {
-          await sql`
+          await calls.transaction(
+            (tx) => tx`
             INSERT INTO api_tokens (id, name, hash, scopes, created_at, expires_at)
             VALUES (${token.id}, ${token.name}, ${token.hash}, ${scopesToColumn(token.scopes)},
-                    ${token.createdAt}, ${token.expiresAt})`;
+                    ${token.createdAt}, ${token.expiresAt})`,
+          );
         } catch (error) {
           const { code, constraint_name } = error as { code?: unknown; constraint_name?: unknown };
           if (code === UNIQUE_VIOLATION && constraint_name === "api_tokens_unrevoked_name") {
@@ -45,27 +48,34 @@ export function createPostgresTokenStore(sql: PostgresClient): TokenStore {
       }),
     list: () =>
       mapped(async () =>
-        (await sql<Row[]>`SELECT * FROM api_tokens ORDER BY created_at, id`).map(toRecord),
-      ),
-    findByHashes: (hashes) =>
-      mapped(async () =>
-        (await sql<Row[]>`SELECT * FROM api_tokens WHERE hash = ANY(${[...hashes]}::text[])`).map(
+        (await calls.read((q) => q<Row[]>`SELECT * FROM api_tokens ORDER BY created_at, id`)).map(
           toRecord,
         ),
       ),
+    findByHashes: (hashes) =>
+      mapped(async () =>
+        (
+          await calls.read(
+            (q) => q<Row[]>`SELECT * FROM api_tokens WHERE hash = ANY(${[...hashes]}::text[])`,
+          )
+        ).map(toRecord),
+      ),
     hasAny: () =>
       mapped(async () => {
-        const [row] = await sql<{ found: boolean }[]>`
-          SELECT EXISTS (SELECT 1 FROM api_tokens) AS found`;
+        const [row] = await calls.read(
+          (q) => q<{ found: boolean }[]>`SELECT EXISTS (SELECT 1 FROM api_tokens) AS found`,
+        );
         return row?.found === true;
       }),
     hasUsable: (now) =>
       mapped(async () => {
         // The partial index on unrevoked names keeps this to the unrevoked rows.
-        const [row] = await sql<{ found: boolean }[]>`
-          SELECT EXISTS (SELECT 1 FROM api_tokens
-                         WHERE revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ${now}))
-                 AS found`;
+        const [row] = await calls.read(
+          (q) => q<{ found: boolean }[]>`
+            SELECT EXISTS (SELECT 1 FROM api_tokens
+                           WHERE revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ${now}))
+                   AS found`,
+        );
         return row?.found === true;
       }),
     purge: (before) =>
@@ -73,17 +83,19 @@ export function createPostgresTokenStore(sql: PostgresClient): TokenStore {
         // In slices, so a first purge of millions of rows stays within statement_timeout.
         let removed = 0;
         for (;;) {
-          const { count } = await sql`
-            DELETE FROM api_tokens WHERE id IN (
-              SELECT id FROM api_tokens WHERE revoked_at < ${before} OR expires_at < ${before}
-              LIMIT ${PURGE_ROWS_PER_STATEMENT})`;
+          const { count } = await calls.transaction(
+            (tx) => tx`
+              DELETE FROM api_tokens WHERE id IN (
+                SELECT id FROM api_tokens WHERE revoked_at < ${before} OR expires_at < ${before}
+                LIMIT ${PURGE_ROWS_PER_STATEMENT})`,
+          );
           removed += count;
           if (count < PURGE_ROWS_PER_STATEMENT) return removed;
         }
       }),
     revoke: (idOrName, at) =>
       mapped(() =>
-        sql.begin(async (tx): Promise<RevokeResult> => {
+        calls.transaction(async (tx): Promise<RevokeResult> => {
           const [row] = await tx<Row[]>`
             SELECT * FROM api_tokens
             WHERE id = ${idOrName} OR (name = ${idOrName} AND revoked_at IS NULL)
@@ -96,7 +108,7 @@ export function createPostgresTokenStore(sql: PostgresClient): TokenStore {
       ),
     recordLastUsed: (uses) =>
       mapped(async () => {
-        await sql.begin(async (tx) => {
+        await calls.transaction(async (tx) => {
           for (const [id, at] of uses) {
             await tx`UPDATE api_tokens SET last_used_at = ${at}
                      WHERE id = ${id} AND (last_used_at IS NULL OR last_used_at < ${at})`;

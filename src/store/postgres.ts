@@ -1,58 +1,62 @@
 // PlantStore on PostgreSQL (or an engine that speaks its protocol) through postgres.js:
-// a bounded pool shared by every request, ids as BIGINT <-> BigInt both ways.
-import postgres, { type PendingQuery, type Row, type Sql } from "postgres";
+// a bounded pool shared by every request, ids as BIGINT <-> BigInt both ways, and a deadline
+// on every call (postgres-deadlines.ts).
 import { type PostgresDatabase, redactUrl } from "../config.ts";
 import { createFaultLatch } from "./fault-latch.ts";
+import {
+  boundStartup,
+  connectPostgres,
+  isThroughPooler,
+  type PostgresClient,
+} from "./postgres-connect.ts";
+import { boundedCalls, CLIENT_GRACE_MS, within } from "./postgres-deadlines.ts";
 import { asStoreError, isRetryableTransaction } from "./postgres-errors.ts";
 import { migratePostgres } from "./postgres-migrations.ts";
 import { createPostgresTokenStore } from "./postgres-tokens.ts";
-import { postgresWrites } from "./postgres-writes.ts";
+import { type PostgresTransaction, postgresWrites } from "./postgres-writes.ts";
 import { resultOf, toPlant, toStoredPlant } from "./rows.ts";
-import {
-  type CreateResult,
-  type MigrationResult,
-  type NewPlant,
-  type Store,
-  StoreUnavailableError,
-} from "./store.ts";
-import { createWritePath, type Write } from "./writes.ts";
+import type { CreateResult, MigrationResult, NewPlant, Store } from "./store.ts";
+import { createWritePath, type Write, type WriteArgs, type WriteName } from "./writes.ts";
+
+export type { PostgresClient } from "./postgres-connect.ts";
+export { boundStartup, connectPostgres, isThroughPooler } from "./postgres-connect.ts";
 
 interface PlantRow {
   name: string;
   tag: string | null;
 }
 
+interface PageRow extends PlantRow {
+  id: bigint;
+  upto: string;
+  fetched: string;
+}
+
+// Reads, each one statement whose values are whole numbers (calls.readNumbers).
+const GET_PLANT = "SELECT name, tag FROM plants WHERE id = $1::int8";
+// Keyset pages on the primary key: an index range scan from `after`, whatever the table's
+// size (OFFSET would read and drop every row before the page). The server cuts the page at
+// the byte bound ($2), so that rows past it are never sent.
+const page = (where: string) => `
+  SELECT id, name, tag, upto, fetched FROM (
+    SELECT id, name, tag, count(*) OVER () AS fetched,
+           sum(octet_length(name) + coalesce(octet_length(tag), 0)) OVER (ORDER BY id) AS upto
+    FROM (SELECT id, name, tag FROM plants ${where} ORDER BY id LIMIT $1::int4) AS candidates
+  ) AS page
+  WHERE upto <= $2::int8 OR upto = octet_length(name) + coalesce(octet_length(tag), 0)
+  ORDER BY id`;
+const PAGE = page("");
+const PAGE_AFTER = page("WHERE id > $3::int8");
+
 const TRANSACTION_ATTEMPTS = 3;
 // Rows in one INSERT: enough to share a flush among every waiting request, small enough
 // that the statement stays quick.
 const MAX_BATCH = 512;
-// The client's own deadline is a backstop for when the server cannot answer at all (a dead
-// network, every connection busy); it leaves statement_timeout room to answer first.
-const CLIENT_GRACE_MS = 1000;
 // A readiness probe waits at most this long: probes themselves time out after about a second.
 const PING_TIMEOUT_MS = 1000;
-
-/** The client with int8 mapped to BigInt, which is what lets a bigint be a parameter. */
-export type PostgresClient = Sql<{ bigint: bigint }>;
-
-export function connectPostgres(db: PostgresDatabase): PostgresClient {
-  return postgres(db.url, {
-    max: db.poolMax,
-    connect_timeout: db.connectTimeoutMs / 1000,
-    idle_timeout: db.idleTimeoutMs / 1000,
-    // int8 both ways as BigInt: an id never passes through a double.
-    types: { bigint: postgres.BigInt },
-    connection: {
-      application_name: "plantstore",
-      // A 200 means the commit is on disk, whatever the server's default says.
-      synchronous_commit: "on",
-      // The server aborts a statement stuck past the deadline (a lock, a stall), so the
-      // create fails with a definite "not stored" rather than an unknown outcome.
-      statement_timeout: db.queryTimeoutMs,
-    },
-    onnotice: () => undefined,
-  });
-}
+// What synchronous_commit may be for a 200 to mean the commit is on disk (and on a
+// synchronous standby, where there is one); anything weaker is raised to `on` per transaction.
+const DURABLE_COMMITS = new Set(["on", "remote_apply"]);
 
 interface ServerSettings {
   sync: string;
@@ -74,21 +78,66 @@ async function readSettings(sql: PostgresClient): Promise<ServerSettings> {
   return { sync: row.sync, version: row.version };
 }
 
+/** What the start-up connection learnt about the other end. */
+interface Opening {
+  schema: MigrationResult;
+  settings: ServerSettings;
+  pooled: boolean;
+}
+
+/**
+ * Migrates and reads the settings on one connection of its own, made as a pooler needs it,
+ * and learns whether a pooler is there, before the pool is made for what is on the other end.
+ */
+async function openOnce(db: PostgresDatabase): Promise<Opening> {
+  const probe = connectPostgres(db, { pooled: true, startup: true });
+  const budgetMs = db.queryTimeoutMs + CLIENT_GRACE_MS;
+  const bounded = <T>(work: PromiseLike<T>) => within(work, Date.now() + budgetMs, budgetMs);
+  try {
+    // `?prepare=` in the URL says it outright, for a pooler that passes the server's keys on.
+    const pooled = db.prepare === undefined ? await bounded(isThroughPooler(probe)) : !db.prepare;
+    await bounded(boundStartup(probe, pooled, db.queryTimeoutMs));
+    const schema = await bounded(migratePostgres(probe));
+    const settings = await bounded(readSettings(probe));
+    return { schema, settings, pooled };
+  } catch (error) {
+    throw asStoreError(error);
+  } finally {
+    await probe.end({ timeout: 1 });
+  }
+}
+
 /** Connects, migrates, and returns the store; a database that is away throws StoreUnavailableError. */
 export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
-  const sql = connectPostgres(db);
-  let schema: MigrationResult;
-  let settings: ServerSettings;
+  const { schema, settings, pooled } = await openOnce(db);
+  const sql = connectPostgres(db, { pooled });
   try {
-    schema = await migratePostgres(sql);
-    settings = await readSettings(sql);
+    // postgres.js looks the array types up on every connection it opens, and a connection
+    // lost during the lookup and then refused leaves the lookup's failure unhandled, which
+    // ends the process. Looked up once here, on the first connection, before any request;
+    // then no connection looks again.
+    const budgetMs = db.queryTimeoutMs + CLIENT_GRACE_MS;
+    await within(sql`SELECT 1`, Date.now() + budgetMs, budgetMs);
+    sql.options.fetch_types = false;
   } catch (error) {
     await sql.end({ timeout: 1 });
     throw asStoreError(error);
   }
-
-  const run = <T extends readonly Row[]>(query: PendingQuery<T>, deadline: number): Promise<T> =>
-    withDeadline(query, deadline, db.queryTimeoutMs + CLIENT_GRACE_MS);
+  const calls = boundedCalls(sql, {
+    queryTimeoutMs: db.queryTimeoutMs,
+    raiseSynchronousCommit: !DURABLE_COMMITS.has(settings.sync),
+    pooled,
+  });
+  const readNumbers = async <T extends object>(
+    text: string,
+    values: readonly (bigint | number)[],
+  ): Promise<T[]> => {
+    try {
+      return await calls.readNumbers<T>(text, values);
+    } catch (error) {
+      throw asStoreError(error);
+    }
+  };
 
   // Group commit: concurrent writes share one transaction (one WAL flush), a run of creates
   // one INSERT. One connection is left for probes and token reads. Fewer batches in flight
@@ -98,17 +147,30 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
   const faults = createFaultLatch();
   const writes = createWritePath({
     // Watched per batch, not per write: every write of a batch shares its commit's outcome.
-    execute: (batch) => faults.watch(() => withRetries((deadline) => writeBatch(batch, deadline))),
+    execute: (batch) => faults.watch(() => writeBatch(batch)),
     maxInFlight: Math.max(1, db.poolMax - 1),
     maxBatch: MAX_BATCH,
   });
 
-  /** A write under one deadline, tried again when the engine aborts it as contended. */
-  const withRetries = async <T>(write: (deadline: number) => Promise<T>): Promise<T> => {
-    const deadline = Date.now() + db.queryTimeoutMs + CLIENT_GRACE_MS;
+  // When each write's caller gives up, keyed by the arguments it handed to the write path
+  // (the object a batch carries): a batch's statements may run until its last caller's
+  // deadline, less the client's grace, and a batch whose callers have all given up is not
+  // begun. The batch holds its place among those in flight until its transaction is over,
+  // so that transactions stuck in the database (a commit waiting for a synchronous standby
+  // that is gone) never take more connections than that.
+  const givesUpAt = new WeakMap<object, number>();
+  const write = async <N extends WriteName>(name: N, args: WriteArgs<N>) => {
+    const deadline = calls.deadlineFromNow();
+    givesUpAt.set(args, deadline);
+    return await within(writes.run(name, args), deadline, db.queryTimeoutMs + CLIENT_GRACE_MS);
+  };
+
+  /** The batch in one transaction, tried again when the engine aborts it as contended. */
+  const writeBatch = async (batch: readonly Write[]): Promise<unknown[]> => {
+    const latest = Math.max(...batch.map((w) => givesUpAt.get(w.args) ?? calls.deadlineFromNow()));
     for (let tries = 1; ; tries++) {
       try {
-        return await write(deadline);
+        return await calls.transaction((tx) => applyBatch(tx, batch), latest - CLIENT_GRACE_MS);
       } catch (error) {
         // Distributed engines abort contended transactions; a batch is one transaction.
         if (isRetryableTransaction(error) && tries < TRANSACTION_ATTEMPTS) continue;
@@ -117,77 +179,39 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
     }
   };
 
-  /** The batch in one transaction: each run of one write's name applied together, in order. */
-  const writeBatch = (batch: readonly Write[], deadline: number): Promise<unknown[]> =>
-    withDeadline(
-      sql.begin(async (tx) => {
-        const results: unknown[] = [];
-        for (let from = 0; from < batch.length; ) {
-          const name = (batch[from] as Write).name;
-          let to = from + 1;
-          while (to < batch.length && (batch[to] as Write).name === name) to++;
-          const run = batch.slice(from, to).map((write) => write.args);
-          const apply = postgresWrites[name] as (t: typeof tx, r: unknown[]) => Promise<unknown[]>;
-          results.push(...(await apply(tx, run)));
-          from = to;
-        }
-        return results;
-      }),
-      deadline,
-      db.queryTimeoutMs + CLIENT_GRACE_MS,
-    );
-
   return {
     create(plant: NewPlant): Promise<CreateResult> {
       const row = { id: plant.id, name: plant.name, tag: plant.tag ?? null };
-      return writes.run("createPlant", row).then((outcome) => resultOf(row, outcome));
+      return write("createPlant", row).then((outcome) => resultOf(row, outcome));
     },
     async get(id) {
-      try {
-        const [row] = await sql<PlantRow[]>`SELECT name, tag FROM plants WHERE id = ${id}`;
-        return row === undefined ? undefined : toPlant(row);
-      } catch (error) {
-        throw asStoreError(error);
-      }
+      const [row] = await readNumbers<PlantRow>(GET_PLANT, [id]);
+      return row === undefined ? undefined : toPlant(row);
     },
     async list({ after, limit, maxTextBytes }) {
-      // Keyset pages on the primary key: an index range scan from `after`, whatever the
-      // table's size (OFFSET would read and drop every row before the page). The server cuts
-      // the page at the byte bound, so that rows past it are never sent.
-      try {
-        const rows = await run(
-          sql<(PlantRow & { id: bigint; upto: string; fetched: string })[]>`
-            SELECT id, name, tag, upto, fetched FROM (
-              SELECT id, name, tag, count(*) OVER () AS fetched,
-                     sum(octet_length(name) + coalesce(octet_length(tag), 0)) OVER (ORDER BY id) AS upto
-              FROM (SELECT id, name, tag FROM plants
-                    ${after === undefined ? sql`` : sql`WHERE id > ${String(after)}::int8`}
-                    ORDER BY id LIMIT ${limit}) AS candidates
-            ) AS page
-            WHERE upto <= ${maxTextBytes} OR upto = octet_length(name) + coalesce(octet_length(tag), 0)
-            ORDER BY id`,
-          Date.now() + db.queryTimeoutMs + CLIENT_GRACE_MS,
-        );
-        const fetched = Number(rows[0]?.fetched ?? 0);
-        return {
-          plants: rows.map(toStoredPlant),
-          full: rows.length < fetched || fetched >= limit,
-        };
-      } catch (error) {
-        throw asStoreError(error);
-      }
+      const rows = await readNumbers<PageRow>(
+        after === undefined ? PAGE : PAGE_AFTER,
+        after === undefined ? [limit, maxTextBytes] : [limit, maxTextBytes, after],
+      );
+      const fetched = Number(rows[0]?.fetched ?? 0);
+      return {
+        plants: rows.map(toStoredPlant),
+        full: rows.length < fetched || fetched >= limit,
+      };
     },
     async delete(id) {
-      return (await writes.run("deletePlant", { id })).outcome === "deleted";
+      return (await write("deletePlant", { id })).outcome === "deleted";
     },
     async ping() {
       const deadline = Date.now() + PING_TIMEOUT_MS;
       try {
-        await withDeadline(sql`SELECT 1`, deadline, PING_TIMEOUT_MS);
+        await within(sql`SELECT 1`, deadline, PING_TIMEOUT_MS);
         await faults.check(async () => {
-          await withDeadline(
-            sql`INSERT INTO plantstore_probe (id, at) VALUES (1, now())
-                ON CONFLICT (id) DO UPDATE SET at = excluded.at`,
+          await within(
+            calls.transaction(async (tx) => {
+              await tx`INSERT INTO plantstore_probe (id, at) VALUES (1, now())
+                       ON CONFLICT (id) DO UPDATE SET at = excluded.at`;
+            }, deadline),
             deadline,
             PING_TIMEOUT_MS,
           );
@@ -197,37 +221,35 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
       }
     },
     describe() {
-      return `postgres ${redactUrl(db.url)} (server ${settings.version}, schema version ${schema.to}, pool max ${db.poolMax}, synchronous_commit=${settings.sync})`;
+      const sync = DURABLE_COMMITS.has(settings.sync) ? settings.sync : "on";
+      const pooler = pooled
+        ? ", through a connection pooler: statements unprepared, one at a time per connection"
+        : "";
+      return `postgres ${redactUrl(db.url)} (server ${settings.version}, schema version ${schema.to}, pool max ${db.poolMax}${pooler}, synchronous_commit=${sync})`;
     },
     observeWrites: (observer) => writes.observe(observer),
     async close() {
       await writes.drain();
       await sql.end({ timeout: 5 });
     },
-    tokens: createPostgresTokenStore(sql),
+    tokens: createPostgresTokenStore(calls),
   };
 }
 
-/**
- * The statement's result, or StoreUnavailableError once the deadline passes. The statement
- * is not cancelled from here: postgres.js would reject a failed cancel out of our reach, and
- * statement_timeout already ends it on the server; a late commit is a plant a retry replays.
- */
-async function withDeadline<T>(
-  query: PromiseLike<T>,
-  deadline: number,
-  budgetMs: number,
-): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new StoreUnavailableError(`no answer from the database within ${budgetMs} ms`)),
-      Math.max(0, deadline - Date.now()),
-    );
-  });
-  try {
-    return await Promise.race([query, expired]);
-  } finally {
-    clearTimeout(timer);
+/** The batch's writes in order, each run of one write's name applied together. */
+async function applyBatch(tx: PostgresTransaction, batch: readonly Write[]): Promise<unknown[]> {
+  const results: unknown[] = [];
+  for (let from = 0; from < batch.length; ) {
+    const name = (batch[from] as Write).name;
+    let to = from + 1;
+    while (to < batch.length && (batch[to] as Write).name === name) to++;
+    const run = batch.slice(from, to).map((write) => write.args);
+    const apply = postgresWrites[name] as (
+      t: PostgresTransaction,
+      r: unknown[],
+    ) => Promise<unknown[]>;
+    results.push(...(await apply(tx, run)));
+    from = to;
   }
+  return results;
 }

@@ -1,5 +1,6 @@
 // A TCP relay in front of the test PostgreSQL server, so one test can take "the database"
-// away (refuse and cut every connection) and bring it back without touching anyone else's.
+// away (refuse and cut every connection), make it go silent (a network that drops every
+// packet), or move it (a virtual IP moving to another server), without touching anyone else's.
 import { createConnection, createServer, type Server, type Socket } from "node:net";
 
 export interface TcpProxy {
@@ -8,26 +9,53 @@ export interface TcpProxy {
   stop(): Promise<void>;
   /** Accepts again on the same port. */
   start(): Promise<void>;
+  /**
+   * Relays nothing more either way, and holds new connections unanswered: the server looks
+   * alive to the client (no reset, no refusal) and never answers.
+   */
+  freeze(): void;
+  /** Relays again what was held. */
+  thaw(): void;
+  /** New connections go to `target` from now on; the open ones are cut. */
+  retarget(target: { host: string; port: number }): void;
   close(): Promise<void>;
 }
 
-export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
-  const sockets = new Set<Socket>();
-  const track = (socket: Socket): void => {
-    sockets.add(socket);
-    socket.once("close", () => sockets.delete(socket));
-  };
+interface Pair {
+  client: Socket;
+  upstream: Socket | undefined;
+}
+
+export async function startTcpProxy(first: { host: string; port: number }): Promise<TcpProxy> {
+  let target = first;
+  const pairs = new Set<Pair>();
   let server: Server | undefined;
   let port = 0;
+  let frozen = false;
+
+  const relay = (pair: Pair): void => {
+    const upstream = createConnection(target);
+    pair.upstream = upstream;
+    upstream.on("error", () => pair.client.destroy());
+    upstream.once("close", () => pair.client.destroy());
+    pair.client.pipe(upstream).pipe(pair.client);
+  };
+  const cut = (pair: Pair): void => {
+    pair.client.destroy();
+    pair.upstream?.destroy();
+  };
 
   const listen = async (): Promise<void> => {
     const next = createServer((client) => {
-      const upstream = createConnection(target);
-      track(client);
-      track(upstream);
-      client.on("error", () => upstream.destroy());
-      upstream.on("error", () => client.destroy());
-      client.pipe(upstream).pipe(client);
+      const pair: Pair = { client, upstream: undefined };
+      pairs.add(pair);
+      client.once("close", () => {
+        pairs.delete(pair);
+        pair.upstream?.destroy();
+      });
+      client.on("error", () => cut(pair));
+      if (frozen) client.pause();
+      else relay(pair);
     });
     await new Promise<void>((resolve, reject) => {
       next.once("error", reject);
@@ -41,7 +69,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   const stop = async (): Promise<void> => {
     const closing = server;
     server = undefined;
-    for (const socket of sockets) socket.destroy();
+    for (const pair of pairs) cut(pair);
     if (closing !== undefined) await new Promise<void>((resolve) => closing.close(() => resolve()));
   };
 
@@ -52,6 +80,30 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     },
     stop,
     start: listen,
+    freeze() {
+      frozen = true;
+      for (const { client, upstream } of pairs) {
+        client.unpipe();
+        upstream?.unpipe();
+        client.pause();
+        upstream?.pause();
+      }
+    },
+    thaw() {
+      frozen = false;
+      for (const pair of pairs) {
+        if (pair.upstream === undefined) {
+          pair.client.resume();
+          relay(pair);
+        } else {
+          pair.client.pipe(pair.upstream).pipe(pair.client);
+        }
+      }
+    },
+    retarget(next) {
+      target = next;
+      for (const pair of pairs) cut(pair);
+    },
     close: stop,
   };
 }

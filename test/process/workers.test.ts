@@ -2,7 +2,7 @@
 // create racing across them still has one outcome, a worker that dies is replaced, and the
 // supervisor stops them all on SIGTERM (or when it is killed itself).
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { plantJson, uniqueId } from "../helpers/app.ts";
+import { plantJson, TOKEN, uniqueId } from "../helpers/app.ts";
 import { sleep, waitUntil } from "../helpers/load.ts";
 import { bodiesForRound, expectOneVersionWon, REQUESTS } from "../helpers/races.ts";
 import { runServerToExit } from "../helpers/run-process.ts";
@@ -134,6 +134,89 @@ describe.each(storeEngines)("PLANTSTORE_WORKERS=2 on $name", (engine) => {
     }
   });
 });
+
+describe("GET /metrics with PLANTSTORE_WORKERS=2", () => {
+  let shared: TestStore;
+  let server: ServerProcess;
+  beforeAll(async () => {
+    const engine = storeEngines[0];
+    if (engine === undefined) throw new Error("no store engine");
+    shared = await engine.create();
+    server = await startServer({ databaseUrl: shared.url, env: TWO_WORKERS });
+    await waitUntil(() => listeningWorkers(server).size === 2, "both workers listen", 20_000);
+  });
+  afterAll(async () => {
+    try {
+      if (server !== undefined) expect(await server.stop()).toEqual({ code: 0, signal: null });
+    } finally {
+      await shared?.destroy();
+    }
+  });
+
+  /** One scrape on a connection of its own, so that either worker may take it. */
+  async function scrape(): Promise<string> {
+    const host = new URL(server.url).host;
+    const answer = await rawRequest(server.url, [
+      `GET /metrics HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+    ]);
+    expect(answer.status).toBe(200);
+    return answer.body;
+  }
+  /** Scrapes until `done` holds for one, for at most ten seconds. */
+  async function scrapeUntil(done: (text: string) => boolean, what: string): Promise<string> {
+    const giveUpAt = Date.now() + 10_000;
+    for (;;) {
+      const text = await scrape();
+      if (done(text)) return text;
+      if (Date.now() > giveUpAt)
+        throw new Error(`no scrape showed that ${what}; the last:\n${text}`);
+      await sleep(200);
+    }
+  }
+  const ABSENT_GETS = 'plantstore_http_requests_total{route="getPlant",method="GET",status="404"}';
+
+  test("when requests reach both workers, then every scrape, whichever worker takes it, counts them all", async () => {
+    const host = new URL(server.url).host;
+    const gets = 40;
+    for (let i = 0; i < gets; i++) {
+      const get = `GET /plants/${uniqueId()} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${TOKEN}\r\nConnection: close\r\n\r\n`;
+      expect((await rawRequest(server.url, [get])).status).toBe(404);
+    }
+    await server.waitForStdout(() => pidsLogging(server, /^request completed$/).size >= 2);
+    expect(pidsLogging(server, /^request completed$/).size).toBe(2);
+    // Each worker makes its text at most once a second: the first scrapes may be older.
+    await scrapeUntil((text) => sample(text, ABSENT_GETS) === gets, "a scrape counts every GET");
+    for (let i = 0; i < 6; i++) {
+      const text = await scrape();
+      expect(sample(text, ABSENT_GETS)).toBe(gets);
+      expect(sample(text, "plantstore_workers")).toBe(2);
+      expect(sample(text, "plantstore_workers_scraped")).toBe(2);
+      // Process metrics too are the service's: the heap is both workers' heaps summed.
+      expect(sample(text, "nodejs_heap_size_used_bytes")).toBeGreaterThan(0);
+    }
+  });
+
+  test("when a worker that was counted is replaced, then what it counted stays in the sums", async () => {
+    const before = sample(await scrape(), ABSENT_GETS) ?? 0;
+    expect(before).toBeGreaterThan(0);
+    const started = listeningWorkers(server).size;
+    const victim = [...listeningWorkers(server)].at(-1);
+    if (victim === undefined) throw new Error("no worker pid logged");
+    process.kill(victim, "SIGKILL");
+    await waitUntil(() => listeningWorkers(server).size > started, "a new worker listens", 20_000);
+    const after = await scrapeUntil(
+      (text) => sample(text, "plantstore_workers_scraped") === 2,
+      "a scrape sums the new worker too",
+    );
+    expect(sample(after, ABSENT_GETS)).toBe(before);
+  });
+});
+
+/** The value of one sample, e.g. sample(text, 'plantstore_plants_created_total'). */
+function sample(text: string, series: string): number | undefined {
+  const line = text.split("\n").find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
 
 const postgres = storeEngines.find((engine) => engine.name === "postgres");
 

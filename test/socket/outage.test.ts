@@ -4,7 +4,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from "vitest";
 import type { Plant } from "../../src/store/store.ts";
-import { plantJson, uniqueId } from "../helpers/app.ts";
+import { AUTH, plantJson, uniqueId } from "../helpers/app.ts";
 import {
   describeOutcome,
   type Outcome,
@@ -15,13 +15,22 @@ import {
 } from "../helpers/load.ts";
 import { TEST_DATABASE_URL } from "../helpers/postgres.ts";
 import { killLeftoverServers, type ServerProcess, startServer } from "../helpers/server-process.ts";
-import { type Answer, expectErrorAnswer, expectPlantAnswer, post } from "../helpers/socket-http.ts";
+import {
+  type Answer,
+  expectErrorAnswer,
+  expectPlantAnswer,
+  post,
+  REQUEST_TIMEOUT_MS,
+} from "../helpers/socket-http.ts";
 import { postgresEngine, type TestStore } from "../helpers/stores.ts";
 import { hostAndPort, startTcpProxy, type TcpProxy, throughProxy } from "../helpers/tcp-proxy.ts";
 
-/** Small, so an outage is noticed and answered quickly. */
+/**
+ * Small, so an outage is answered quickly. A stopped relay refuses at once; the connect
+ * timeout only has to let a loaded machine open a connection (500 ms did not, at times).
+ */
 const DATABASE_ENV = {
-  DATABASE_CONNECT_TIMEOUT_MS: "500",
+  DATABASE_CONNECT_TIMEOUT_MS: "2000",
   DATABASE_QUERY_TIMEOUT_MS: "1500",
 } as const;
 const RECOVERY_BOUND_MS = 10_000;
@@ -129,6 +138,31 @@ describe.skipIf(TEST_DATABASE_URL === undefined)("the database going away and co
 
     const creates = [during, ...afterwards, ...outcomes.filter(isAnswer)];
     await expectStoredAsAnswered(creates);
+  });
+
+  test("when the network to the database goes silent, then a read gets 503 with Retry-After at its deadline rather than hanging, and 200 once it answers again", async () => {
+    const created = await createOnce();
+    expectPlantAnswer(created.answer, created.plant);
+    const read = async (): Promise<Answer> => {
+      const response = await fetch(`${server.url}/plants/${created.id}`, {
+        headers: AUTH,
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      });
+      return {
+        status: response.status,
+        headers: Object.fromEntries(response.headers),
+        body: await response.text(),
+      };
+    };
+    proxy.freeze();
+    try {
+      expectUnavailable(await read());
+    } finally {
+      proxy.thaw();
+    }
+    const after = await read();
+    expect(after.status, after.body).toBe(200);
+    expect(JSON.parse(after.body)).toMatchObject(plantOf(created.plant));
   });
 
   /** Each 200 is stored exactly; each 503 is absent or stored exactly, and its retry gets 200. */

@@ -1,3 +1,4 @@
+import { type AddressInfo, createServer } from "node:net";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig, type PostgresDatabase } from "../../src/config.ts";
@@ -6,10 +7,12 @@ import { POSTGRES_MIGRATIONS } from "../../src/store/postgres-migrations.ts";
 import {
   type PlantStore,
   SchemaTooNewError,
+  type Store,
   StoreFaultError,
   StoreUnavailableError,
 } from "../../src/store/store.ts";
 import { uniqueId } from "../helpers/app.ts";
+import { sleep, waitUntil } from "../helpers/load.ts";
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from "../helpers/postgres.ts";
 import { postgresEngine } from "../helpers/stores.ts";
 import { hostAndPort, startTcpProxy, type TcpProxy, throughProxy } from "../helpers/tcp-proxy.ts";
@@ -29,7 +32,7 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
   let db: TestDatabase;
   let admin: postgres.Sql;
   const opened: PlantStore[] = [];
-  const open = async (url = db.url, env: Record<string, string> = {}): Promise<PlantStore> => {
+  const open = async (url = db.url, env: Record<string, string> = {}): Promise<Store> => {
     const store = await openPostgresStore(settingsFor(url, env));
     opened.push(store);
     return store;
@@ -250,4 +253,118 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
       expect(await store.get(before)).toEqual({ name: "before" });
     });
   });
+
+  it("when the network to the database goes silent, then reads, writes, token reads and pings each give up at their deadline, and what had not begun is not done once it answers again", async () => {
+    const proxy = await startTcpProxy(hostAndPort(db.url));
+    try {
+      const store = await open(throughProxy(db.url, proxy), { DATABASE_QUERY_TIMEOUT_MS: "500" });
+      const kept = uniqueId();
+      expect((await store.create({ id: kept, name: "kept" })).kind).toBe("created");
+      proxy.freeze();
+      const unwritten = uniqueId();
+      const outcomes = await Promise.allSettled([
+        store.get(kept),
+        store.list({ limit: 10, maxTextBytes: 1000 }),
+        store.tokens.findByHashes(["no such hash"]),
+        store.create({ id: unwritten, name: "never" }),
+        store.delete(kept),
+        store.ping(),
+      ]);
+      for (const outcome of outcomes) {
+        expect(outcome.status).toBe("rejected");
+        expect((outcome as PromiseRejectedResult).reason).toBeInstanceOf(StoreUnavailableError);
+      }
+      proxy.thaw();
+      // The statements held by the silent network reach the server now, past their deadline.
+      await store.ping();
+      expect(await store.get(kept)).toEqual({ name: "kept" });
+      expect(await store.get(unwritten)).toBeUndefined();
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("when calls wait through an outage, then each is answered once the database is back, not at its deadline", async () => {
+    const proxy = await startTcpProxy(hostAndPort(db.url));
+    try {
+      // A deadline far past every bound below: what ends a call here is the database's return.
+      const store = await open(throughProxy(db.url, proxy), {
+        DATABASE_QUERY_TIMEOUT_MS: "120000",
+        DATABASE_POOL_MAX: "3",
+      });
+      const kept = uniqueId();
+      await store.create({ id: kept, name: "kept" });
+      await proxy.stop();
+      // Calls keep coming while it is away, as requests would: each connection attempt that
+      // fails answers one of them at once, the rest wait.
+      const calls: Promise<unknown>[] = [];
+      let settled = 0;
+      const call = (work: Promise<unknown>) =>
+        calls.push(
+          work
+            .then(
+              (value) => ({ value }),
+              (reason: unknown) => ({ reason }),
+            )
+            .finally(() => settled++),
+        );
+      for (let i = 0; i < 30; i++) {
+        call(store.get(kept));
+        call(store.create({ id: uniqueId(), name: "during" }));
+        await sleep(100);
+      }
+      await proxy.start();
+      await waitUntil(() => settled === calls.length, "every call is answered", 10_000);
+      for (const outcome of (await Promise.all(calls)) as { reason?: unknown }[]) {
+        if ("reason" in outcome) expect(outcome.reason).toBeInstanceOf(StoreUnavailableError);
+      }
+      expect(await store.get(kept)).toEqual({ name: "kept" });
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("when the URL lists a host that will not do before the database, then the store uses the database, and while no host will do it tries them at a bounded pace", async () => {
+    // A "host" that accepts and hangs up at once, counting how often it is tried.
+    let attempts = 0;
+    const hangUp = createServer((socket) => {
+      attempts++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => hangUp.listen(0, "127.0.0.1", resolve));
+    const proxy = await startTcpProxy(hostAndPort(db.url));
+    try {
+      const { port } = hangUp.address() as AddressInfo;
+      const url = new URL(throughProxy(db.url, proxy));
+      const multiHost = `postgres://${url.username}@127.0.0.1:${port},127.0.0.1:${url.port}${url.pathname}`;
+      const store = await open(multiHost, { DATABASE_QUERY_TIMEOUT_MS: "500" });
+      const id = uniqueId();
+      expect((await store.create({ id, name: "found" })).kind).toBe("created");
+      expect(await store.get(id)).toEqual({ name: "found" });
+
+      await proxy.stop();
+      attempts = 0;
+      const outcomes = await Promise.allSettled(Array.from({ length: 20 }, () => store.get(id)));
+      expect(outcomes.every((o) => o.status === "rejected")).toBe(true);
+      // 1.5 s of both hosts refusing: paced, ten attempts a second after a burst of one per
+      // host and pool slot; unpaced, postgres.js made hundreds.
+      expect(attempts).toBeLessThan(100);
+      await proxy.start();
+      expect(await firstAnswer(() => store.get(id))).toEqual({ name: "found" });
+    } finally {
+      await proxy.close();
+      await new Promise<void>((resolve) => hangUp.close(() => resolve()));
+    }
+  });
 });
+
+/** The first result of `call` that is not StoreUnavailableError, within ten tries. */
+async function firstAnswer<T>(call: () => Promise<T>): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await call();
+    } catch (error) {
+      if (!(error instanceof StoreUnavailableError) || tries >= 10) throw error;
+    }
+  }
+}

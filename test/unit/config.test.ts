@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig, type OpsConfig, SETTINGS } from "../../src/config.ts";
+import { ConfigError, loadConfig, type OpsConfig, redactUrl, SETTINGS } from "../../src/config.ts";
 import { settingsMarkdown, settingsTable } from "../../src/ops/settings-table.ts";
 
 const cwd = "/srv/plantstore";
@@ -143,6 +143,10 @@ describe("configuration", () => {
     expect(loadConfig({ DATABASE_URL: url }, cwd).database).toEqual({
       engine: "postgres",
       url,
+      driverUrl: url,
+      hosts: [{ host: "db.internal", port: 5432 }],
+      targetSessionAttrs: "any",
+      prepare: undefined,
       poolMax: 10,
       connectTimeoutMs: 5000,
       idleTimeoutMs: 30_000,
@@ -170,6 +174,66 @@ describe("configuration", () => {
     });
   });
 
+  it.each([
+    [
+      "postgres://app@h1:5442,h2:5443/plants?target_session_attrs=read-write",
+      [
+        { host: "h1", port: 5442 },
+        { host: "h2", port: 5443 },
+      ],
+      "read-write",
+    ],
+    [
+      "postgresql://app@10.0.0.1,10.0.0.2:6000,[::1]:5433/plants?target_session_attrs=primary",
+      [
+        { host: "10.0.0.1", port: 5432 },
+        { host: "10.0.0.2", port: 6000 },
+        { host: "::1", port: 5433 },
+      ],
+      "primary",
+    ],
+    // Several hosts are listed to find the writable one, so that is what they are searched for.
+    [
+      "postgres://app@h1,h2/plants",
+      [
+        { host: "h1", port: 5432 },
+        { host: "h2", port: 5432 },
+      ],
+      "read-write",
+    ],
+    ["postgres://app@h1/plants?target_session_attrs=any", [{ host: "h1", port: 5432 }], "any"],
+  ])(
+    "when DATABASE_URL is %s, then the hosts are %j, tried for a %s session",
+    (url, hosts, attrs) => {
+      const database = loadConfig({ DATABASE_URL: url }, cwd).database;
+      expect(database).toMatchObject({ engine: "postgres", url, hosts, targetSessionAttrs: attrs });
+    },
+  );
+
+  it("when DATABASE_URL lists several hosts, then the driver is given the first and none of the options read here", () => {
+    const database = loadConfig(
+      {
+        DATABASE_URL:
+          "postgres://app:pw@h1:5442,h2:5443/plants?sslmode=require&target_session_attrs=read-write&prepare=false",
+      },
+      cwd,
+    ).database;
+    expect(database).toMatchObject({
+      driverUrl: "postgres://app:pw@h1:5442/plants?sslmode=require",
+      prepare: false,
+    });
+  });
+
+  it("when a URL with several hosts and a password is shown, then the password is masked", () => {
+    const url = "postgres://app:hunter2@h1:5442,h2:5443/plants?target_session_attrs=read-write";
+    expect(redactUrl(url)).toBe(
+      "postgres://app:***@h1:5442,h2:5443/plants?target_session_attrs=read-write",
+    );
+    expect(() => loadConfig({ DATABASE_URL: "postgres://u:hunter2@h1,h2" }, cwd)).toThrow(
+      /must name a host and a database, .*postgres:\/\/u:\*\*\*@h1,h2$/,
+    );
+  });
+
   it("when a URL with a password is refused, then the message masks the password", () => {
     expect(() => loadConfig({ DATABASE_URL: "postgres://u:hunter2@host/" }, cwd)).toThrow(
       /postgres:\/\/u:\*\*\*@host\//,
@@ -193,6 +257,19 @@ describe("configuration", () => {
     [{ DATABASE_URL: "plants.db" }, /^DATABASE_URL must be sqlite:PATH/],
     [{ DATABASE_URL: "postgres://[bad/db" }, /^DATABASE_URL is not a valid postgres:\/\/ URL/],
     [{ DATABASE_URL: "postgres://host" }, /^DATABASE_URL must name a host and a database/],
+    [{ DATABASE_URL: "postgres://h1:5432,h2:99999/db" }, /^DATABASE_URL is not a valid postgres/],
+    [
+      { DATABASE_URL: "postgres://h1,h2/db?target_session_attrs=standby" },
+      /^DATABASE_URL's target_session_attrs must be read-write, primary or any .*"standby"/,
+    ],
+    [
+      { DATABASE_URL: "postgres://h1/db?target_session_attrs=read-only" },
+      /^DATABASE_URL's target_session_attrs must be/,
+    ],
+    [
+      { DATABASE_URL: "postgres://h1/db?prepare=no" },
+      /^DATABASE_URL's prepare must be true or false/,
+    ],
     [
       { DATABASE_URL: "postgres://host/db", DATABASE_POOL_MAX: "0" },
       /^DATABASE_POOL_MAX must be a whole number from 1 to 1000/,
