@@ -149,7 +149,9 @@ export type paths = {
          *     server is overloaded.
          *
          *     The text is made at most once a second: scrapes within a second of each other
-         *     get the same text.
+         *     get the same text. Where the server runs several worker processes, one scrape
+         *     counts them all: `plantstore_workers` says how many run and
+         *     `plantstore_workers_scraped` how many the text sums.
          *
          *     Whether this needs credentials depends on the server, and the copy of this
          *     document a server publishes (GET /openapi.json, /openapi.yaml) says which
