@@ -38,8 +38,9 @@ export interface BodyHeaders {
 /** How to read one operation's body: where its int64s are, and what to say when it is missing. */
 export interface BodyShape {
   int64: readonly Int64Location[];
-  /** "a JSON object with id and name": completes "a request body is required: …". */
-  described: string;
+  /** "a JSON object with id and name", when the schema says that much: completes "a request
+   * body is required: …". */
+  described: string | undefined;
   /** Whether the document requires one (requestBody.required). */
   required: boolean;
 }
@@ -47,7 +48,10 @@ export interface BodyShape {
 /** The 400 for a required body that was not sent. */
 export const missingBody = (shape: BodyShape): BodyProblem => ({
   status: 400,
-  message: `a request body is required: ${shape.described}`,
+  message:
+    shape.described === undefined
+      ? "a request body is required"
+      : `a request body is required: ${shape.described}`,
 });
 
 /** The bytes as JSON, or why they are not: for the content-type parser, any content type. */

@@ -3,7 +3,7 @@
 // the Fastify routes are built from (src/openapi/routes.ts), decides 404 against 405 for a
 // request no route took, and compiles each operation's request validators.
 import type { ValidateFunction } from "ajv";
-import { type Document, OpenAPIBackend, type Operation } from "openapi-backend";
+import { type AjvCustomizer, type Document, OpenAPIBackend, type Operation } from "openapi-backend";
 import { loadDocument } from "./document.ts";
 
 export interface Api {
@@ -17,19 +17,28 @@ export interface Api {
   methodsAt(path: string): string[];
 }
 
-export async function createApi(): Promise<Api> {
+/** How openapi-backend compiles request validators: no coercion, every error, with its data. */
+export const VALIDATOR_OPTIONS = {
+  coerceTypes: false,
+  // The int64 format is checked on the stand-ins src/http/body.ts picks from the exact
+  // values; openapi-backend's own check works in doubles.
+  customizeAjv: ((ajv) =>
+    ajv.addFormat("int64", {
+      type: "number",
+      validate: (n: number) => isInt64Double(n),
+    })) satisfies AjvCustomizer,
+  ajvOpts: { allErrors: true, verbose: true, coerceTypes: false, useDefaults: false },
+} as const;
+
+/** The API of openapi/plants.yaml, or of another document (the unit tests' own). */
+export async function createApi(definition: Document = loadDocument()): Promise<Api> {
   const api = new OpenAPIBackend({
-    definition: loadDocument(),
+    definition,
     strict: true,
     // Validators are compiled here and run by the routes, after the caller is authenticated.
     validate: true,
-    coerceTypes: false,
-    // The int64 format is checked on the stand-ins src/http/body.ts picks from the exact
-    // values; openapi-backend's own check works in doubles.
-    customizeAjv: (ajv) =>
-      ajv.addFormat("int64", { type: "number", validate: (n: number) => isInt64Double(n) }),
+    ...VALIDATOR_OPTIONS,
     ignoreTrailingSlashes: false,
-    ajvOpts: { allErrors: true, verbose: true, coerceTypes: false, useDefaults: false },
   });
   await api.init();
   const operations = api.router.getOperations();

@@ -123,10 +123,14 @@ interface Described {
   allOf?: Described[];
 }
 
-/** "a JSON object with id and name", from the body schema's type and required members. */
-export function describe(schema: unknown): string {
+/**
+ * "a JSON object with id and name", from the body schema's type and required members; nothing
+ * when the schema gives no single type (an anyOf, a type list), rather than "a JSON value".
+ */
+export function describe(schema: unknown): string | undefined {
   const parts = [schema as Described, ...((schema as Described).allOf ?? [])];
-  const type = parts.map((part) => part.type).find((t) => typeof t === "string") ?? "value";
+  const type = parts.map((part) => part.type).find((t) => typeof t === "string");
+  if (type === undefined) return undefined;
   const required = parts.flatMap((part) =>
     Array.isArray(part.required) ? part.required.map(String) : [],
   );
