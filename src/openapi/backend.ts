@@ -4,15 +4,17 @@
 // request no route took, and compiles each operation's request validators.
 import type { ValidateFunction } from "ajv";
 import { type AjvCustomizer, type Document, OpenAPIBackend, type Operation } from "openapi-backend";
+import { bodyMedia } from "./body-media.ts";
 import { loadDocument } from "./document.ts";
+import type { ValidatorsFor } from "./inputs.ts";
 
 export interface Api {
   /** The dereferenced document. */
   document: Document;
   /** Every operation, with its path-level parameters and the document's default security. */
   operations: readonly Operation[];
-  /** The request validators openapi-backend compiled for the operation. */
-  validatorsFor(operation: Operation): readonly ValidateFunction[];
+  /** The request validators openapi-backend compiled for the operation, by body media type. */
+  validatorsFor(operation: Operation): ValidatorsFor;
   /** The methods the document has for a concrete path, upper case and sorted; none: 404. */
   methodsAt(path: string): string[];
 }
@@ -48,15 +50,12 @@ export async function createApi(definition: Document = loadDocument()): Promise<
     }
   }
   const validators = new Map(
-    operations.map((operation) => [
-      operation,
-      api.validator.getRequestValidatorsForOperation(operation.operationId as string) ?? [],
-    ]),
+    operations.map((operation) => [operation, validatorsByMediaType(api, operation)]),
   );
   return {
     document: api.document,
     operations,
-    validatorsFor: (operation) => validators.get(operation) ?? [],
+    validatorsFor: (operation) => validators.get(operation) ?? (() => []),
     methodsAt(path) {
       // The router lists its operations afresh for every match: compared by operationId.
       const at = operations.filter(
@@ -67,6 +66,32 @@ export async function createApi(definition: Document = loadDocument()): Promise<
       return [...new Set(at.map((op) => op.method.toUpperCase()))].sort();
     },
   };
+}
+
+/**
+ * An operation's validators for each JSON media type its body declares, and for no body.
+ * openapi-backend compiles a body check for the content key "application/json" alone; for any
+ * other, the same compilation is asked of it with that Media Type Object in its place.
+ */
+function validatorsByMediaType(api: OpenAPIBackend, operation: Operation): ValidatorsFor {
+  const precompiled =
+    api.validator.getRequestValidatorsForOperation(operation.operationId as string) ?? [];
+  const requestBody = operation.requestBody as { content?: Record<string, unknown> } | undefined;
+  const byType = new Map<string, readonly ValidateFunction[]>();
+  for (const { type, media } of bodyMedia(operation)) {
+    if (media === requestBody?.content?.["application/json"]) {
+      byType.set(type, precompiled);
+      continue;
+    }
+    const onlyThis = {
+      ...operation,
+      requestBody: { ...requestBody, content: { "application/json": media } },
+    };
+    byType.set(type, api.validator.buildRequestValidatorsForOperation(onlyThis as Operation) ?? []);
+  }
+  // No body (an optional one not sent): the first type's, which check the parameters too.
+  const none = byType.values().next().value ?? precompiled;
+  return (mediaType) => (mediaType === undefined ? none : (byType.get(mediaType) ?? none));
 }
 
 const isInt64Double = (n: number): boolean => Number.isInteger(n) && n >= -(2 ** 63) && n < 2 ** 63;

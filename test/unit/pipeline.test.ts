@@ -3,13 +3,9 @@
 // defaults) are read exactly, whatever they are called, on the server and in the client.
 import { describe, expect, it } from "vitest";
 import { fromJson } from "../../src/client/exact-json.ts";
-import { type BodyHeaders, type BodyShape, exactBody, parseBody } from "../../src/http/body.ts";
 import { EVERY_ITEM, int64Locations } from "../../src/openapi/int64-locations.ts";
 import { parameterReader } from "../../src/openapi/parameters.ts";
-
-/** The body as the server reads it for an operation of `shape`. */
-const interpretBody = (headers: BodyHeaders, raw: Buffer, shape: BodyShape) =>
-  exactBody(parseBody(headers, raw), shape);
+import { interpretBody } from "../helpers/body.ts";
 
 const INT64 = { type: "integer", format: "int64" };
 const schema = {
