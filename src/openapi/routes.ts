@@ -90,6 +90,7 @@ export function addOperationRoutes(app: FastifyInstance, options: RouteOptions):
       ...(inputs.body === undefined ? {} : { preParsing: beforeBody(inputs.body, bodyLimit) }),
       preValidation: (request, _reply, done) => {
         const read = inputs.read({
+          target: request.url,
           params: request.params as Record<string, unknown>,
           query: request.query as Record<string, unknown>,
           headers: request.headers,

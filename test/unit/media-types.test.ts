@@ -160,6 +160,7 @@ describe("bodies of each declared type, read and checked as the server does", as
     const { read, body } = reader(id);
     const headers = { "content-type": type };
     return read({
+      target: "/things/7",
       params: { id: "7" },
       query: {},
       headers,

@@ -106,7 +106,7 @@ describe("parameters of any operation", () => {
     { name: "verbose", in: "query", schema: { type: "boolean" } },
   ]);
   const raw = (query: Record<string, unknown>, headers: Record<string, unknown> = {}) =>
-    read({ params: {}, query, headers });
+    read({ target: "/", params: {}, query, headers });
 
   it("when int64s come in a header and a repeated query parameter, then each is an exact bigint, and defaults fill the rest", () => {
     expect(

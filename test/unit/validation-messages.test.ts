@@ -42,6 +42,7 @@ function messageFor(operation: Operation, query: Record<string, string>, body?: 
   const reader = inputReader(operation, () => validators);
   const headers = { "content-type": "application/json" };
   const read = reader.read({
+    target: operation.path,
     params: {},
     query,
     headers,
