@@ -97,6 +97,23 @@ describe("int64 locations from any schema", () => {
   });
 });
 
+describe("int64s that may be null", () => {
+  it("when a schema types an int64 with a type list that allows null, then it is read exactly, and null stays null", () => {
+    const nullable = {
+      type: "object",
+      properties: { owner: { type: ["integer", "null"], format: "int64" } },
+    };
+    const shape = { int64: int64Locations(nullable), described: "a JSON object", required: true };
+    const read = (text: string) => {
+      const body = interpretBody({ "content-type": "application/json" }, Buffer.from(text), shape);
+      return body.ok ? body.typed : body.problem;
+    };
+    expect(shape.int64).toEqual([["owner"]]);
+    expect(read('{"owner":9007199254740993}')).toEqual({ owner: 9007199254740993n });
+    expect(read('{"owner":null}')).toEqual({ owner: null });
+  });
+});
+
 describe("parameters of any operation", () => {
   const read = parameterReader("someOperation", [
     { name: "X-Trace", in: "header", schema: INT64 },
