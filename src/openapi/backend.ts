@@ -1,11 +1,13 @@
-// openapi-backend, for what it knows of the document: it loads, validates and dereferences
-// openapi/plants.yaml (strict: a document it cannot read stops start-up), lists the operations
-// the Fastify routes are built from (src/openapi/routes.ts), decides 404 against 405 for a
-// request no route took, and compiles each operation's request validators.
+// openapi-backend, for what it knows of the document: it loads and dereferences
+// openapi/plants.yaml (strict: a document it cannot read stops start-up, as does one that is
+// not valid OpenAPI of its version, document-check.ts), lists the operations the Fastify
+// routes are built from (src/openapi/routes.ts), decides 404 against 405 for a request no
+// route took, and compiles each operation's request validators (per body media type).
 import type { ValidateFunction } from "ajv";
 import { type AjvCustomizer, type Document, OpenAPIBackend, type Operation } from "openapi-backend";
 import { bodyMedia } from "./body-media.ts";
 import { loadDocument } from "./document.ts";
+import { checkDocument } from "./document-check.ts";
 import type { ValidatorsFor } from "./inputs.ts";
 
 export interface Api {
@@ -34,7 +36,8 @@ export const VALIDATOR_OPTIONS = {
 
 /** The API of openapi/plants.yaml, or of another document (the unit tests' own). */
 export async function createApi(definition: Document = loadDocument()): Promise<Api> {
-  const api = new OpenAPIBackend({
+  await checkDocument(definition);
+  const api = new CheckedBackend({
     definition,
     strict: true,
     // Validators are compiled here and run by the routes, after the caller is authenticated.
@@ -66,6 +69,13 @@ export async function createApi(definition: Document = loadDocument()): Promise<
       return [...new Set(at.map((op) => op.method.toUpperCase()))].sort();
     },
   };
+}
+
+/** openapi-backend, strict, but for its check of the document: checkDocument's is the one. */
+class CheckedBackend extends OpenAPIBackend {
+  override validateDefinition(): Document {
+    return this.document;
+  }
 }
 
 /**

@@ -28,7 +28,12 @@ const document = {
           required: true,
           content: {
             [MERGE_PATCH]: {
-              schema: { type: "object", properties: { owner: ID, name: { type: "string" } } },
+              // 3.1's nullable, as a merge patch deletes a member: null.
+              schema: {
+                type: "object",
+                properties: { owner: ID, name: { type: ["string", "null"] } },
+                minProperties: 1,
+              },
             },
           },
         },
@@ -173,6 +178,13 @@ describe("bodies of each declared type, read and checked as the server does", as
     expect(read).toEqual({
       ok: true,
       typed: expect.objectContaining({ body: { owner: 9007199254740993n, name: "x" } }),
+    });
+  });
+
+  it("when a merge patch sets a member that may be null to null, then it is read as sent", () => {
+    expect(send("patchThing", MERGE_PATCH, '{"name":null}')).toMatchObject({
+      ok: true,
+      typed: { body: { name: null } },
     });
   });
 
