@@ -9,30 +9,36 @@ import { jsonTypeOf, withArticle } from "./json-type.ts";
 
 export function describeValidationErrors(errors: readonly ErrorObject[]): string {
   const reasons = [...new Set(explain(errors))];
-  return reasons.length === 0 ? "the request is not valid" : reasons.join("; ");
+  if (reasons.length === 0) return "the request is not valid";
+  // A body of thousands of wrong items is told the first few: the answer stays small.
+  const more = reasons.length - SENTENCES_SAID;
+  return more > 0
+    ? `${reasons.slice(0, SENTENCES_SAID).join("; ")}; and ${more} more`
+    : reasons.join("; ");
 }
 
-/** One sentence per failure, in ajv's order; a choice's branch errors only through the choice. */
+const SENTENCES_SAID = 10;
+
+/**
+ * One sentence per failure, in ajv's order. ajv pushes a choice's branch errors just before
+ * its own (and drops them when a branch passes), so each choice takes the run of errors before
+ * it that lie in its branches: one pass from the end, linear in the errors whatever the body.
+ */
 function explain(errors: readonly ErrorObject[]): string[] {
-  const choices = errors.filter(isChoice);
-  const inner = new Set<ErrorObject>();
-  for (const choice of choices) {
-    for (const error of errors) if (inBranchOf(error, choice)) inner.add(error);
+  const said: string[][] = [];
+  for (let at = errors.length - 1; at >= 0; at--) {
+    const error = errors[at] as ErrorObject;
+    if (isChoice(error)) {
+      let start = at;
+      while (start > 0 && inBranchOf(errors[start - 1] as ErrorObject, error)) start--;
+      said.push(explainChoice(error, errors.slice(start, at)));
+      at = start;
+    } else if (error.keyword !== "if" || errors.length === 1) {
+      // "must match then/else": the failures inside then/else say why.
+      said.push([describeOne(error)]);
+    }
   }
-  const sentences: string[] = [];
-  for (const error of errors) {
-    if (inner.has(error)) continue;
-    if (isChoice(error))
-      sentences.push(
-        ...explainChoice(
-          error,
-          errors.filter((e) => inBranchOf(e, error)),
-        ),
-      );
-    // "must match then/else": the failures inside then/else say why.
-    else if (error.keyword !== "if" || errors.length === 1) sentences.push(describeOne(error));
-  }
-  return sentences;
+  return said.reverse().flat();
 }
 
 const isChoice = (error: ErrorObject): boolean =>

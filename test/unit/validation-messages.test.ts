@@ -75,6 +75,18 @@ describe("validation messages, one sentence per failure", () => {
     },
   );
 
+  it("when thousands of items each fail an anyOf, then the first ten are said and the rest counted", () => {
+    const schema = {
+      type: "array",
+      items: { anyOf: [{ type: "string" }, { type: "object", required: ["id"] }] },
+    };
+    const body = JSON.stringify(Array.from({ length: 20_000 }, () => 1));
+    const message = bodyMessage(schema, body);
+    expect(message.split("; ")).toHaveLength(11);
+    expect(message).toMatch(/^0 must be a string or an object \(got number\); 1 must be/);
+    expect(message).toMatch(/; and 19990 more$/);
+  });
+
   it("when a composed schema fails, then no sentence reads as if every alternative were required", () => {
     const messages = table.body.map((row) => bodyMessage(row.schema, row.body));
     expect(messages.filter((m) => m.includes("must match a schema in"))).toEqual([]);
