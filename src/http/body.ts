@@ -1,17 +1,19 @@
-// The request body: what the JSON content-type parser makes of the bytes (parseBody: the
-// content type and codings, UTF-8, JSON syntax), then, in the operation's own step once the
-// caller is authenticated, the exact reading of its int64s (exactBody). A problem is returned,
-// not thrown, and answered as a 400/415 once the route knows the operation.
+// The request body: what the content-type parser makes of the bytes (parseBody: the content
+// type the operation declares and the codings, UTF-8, JSON syntax), then, in the operation's
+// own step once the caller is authenticated, the exact reading of its int64s (exactBody). A
+// problem is returned, not thrown, and answered as a 400/415 once the route knows the operation.
 
 import { isLosslessNumber, parse as parseLossless } from "lossless-json";
 import { type Int64Location, numbersAt, replacedAt } from "../openapi/int64-locations.ts";
 import { integerFromLiteral, type JsonStep, literalAt, validationStandIn } from "./int64.ts";
+import { type AcceptedMedia, JSON_ONLY, matchContentType } from "./media-types.ts";
 
 export type BodyProblem = { status: 400 | 413 | 415; message: string };
 
 /** The body as the parser leaves it on the request. */
 export type ParsedBody =
-  | { kind: "json"; text: string; value: unknown }
+  /** `type`: the declared media type the Content-Type named. */
+  | { kind: "json"; type: string; text: string; value: unknown }
   /** No bytes at all: the operation says whether that is allowed. */
   | { kind: "empty" }
   | { kind: "problem"; problem: BodyProblem };
@@ -35,11 +37,15 @@ export interface BodyHeaders {
   "transfer-encoding"?: string | undefined;
 }
 
-/** How to read one operation's body: where its int64s are, and what to say when it is missing. */
+/** How to read one operation's body, from its requestBody in the document. */
 export interface BodyShape {
-  int64: readonly Int64Location[];
-  /** "a JSON object with id and name": completes "a request body is required: …". */
-  described: string;
+  /** The JSON media types it declares. */
+  accepted: AcceptedMedia;
+  /** Where the schema of each declared type puts int64s. */
+  int64: ReadonlyMap<string, readonly Int64Location[]>;
+  /** "a JSON object with id and name", when the schema says that much: completes "a request
+   * body is required: …". */
+  described: string | undefined;
   /** Whether the document requires one (requestBody.required). */
   required: boolean;
 }
@@ -47,14 +53,23 @@ export interface BodyShape {
 /** The 400 for a required body that was not sent. */
 export const missingBody = (shape: BodyShape): BodyProblem => ({
   status: 400,
-  message: `a request body is required: ${shape.described}`,
+  message:
+    shape.described === undefined
+      ? "a request body is required"
+      : `a request body is required: ${shape.described}`,
 });
 
 /** The bytes as JSON, or why they are not: for the content-type parser, any content type. */
-export function parseBody(headers: BodyHeaders, raw: Buffer): ParsedBody {
+export function parseBody(
+  headers: BodyHeaders,
+  raw: Buffer,
+  accepted: AcceptedMedia = JSON_ONLY,
+): ParsedBody {
   if (raw.length === 0) return { kind: "empty" };
-  const typeProblem = checkContentType(headers["content-type"]) ?? checkCodings(headers);
-  if (typeProblem !== undefined) return { kind: "problem", problem: typeProblem };
+  const type = matchContentType(headers["content-type"], accepted);
+  if (typeof type !== "string") return { kind: "problem", problem: type };
+  const codingProblem = checkCodings(headers);
+  if (codingProblem !== undefined) return { kind: "problem", problem: codingProblem };
   let text: string;
   try {
     text = utf8.decode(raw);
@@ -62,7 +77,7 @@ export function parseBody(headers: BodyHeaders, raw: Buffer): ParsedBody {
     return bodyProblem(400, "the request body is not valid UTF-8");
   }
   try {
-    return { kind: "json", text, value: JSON.parse(text) };
+    return { kind: "json", type, text, value: JSON.parse(text) };
   } catch {
     // Not the parser's own words: they change from one Node release to the next, and the
     // message is part of the contract (an example in the document).
@@ -81,7 +96,7 @@ export function exactBody(parsed: ParsedBody | undefined, shape: BodyShape): Bod
   const { text, value } = parsed;
   // A loop rather than flatMap, which alone cost ten times the lookups on a one-id body.
   const paths: JsonStep[][] = [];
-  for (const location of shape.int64) {
+  for (const location of shape.int64.get(parsed.type) ?? []) {
     for (const path of numbersAt(value, location)) paths.push(path);
   }
   if (paths.length === 0) return { ok: true, forValidation: value, typed: value };
@@ -208,39 +223,6 @@ function checkCodings(headers: BodyHeaders): BodyProblem | undefined {
       status: 415,
       message: `transfer codings other than chunked are not accepted (${unknown.join(", ")})`,
     };
-  }
-  return undefined;
-}
-
-// Longer than any sensible application/json header; refused before it is even split.
-const MAX_CONTENT_TYPE_LENGTH = 256;
-
-/** Why a Content-Type is not JSON as accepted, or undefined. Linear: no pattern matching. */
-export function checkContentType(header: string | undefined): BodyProblem | undefined {
-  // The usual spellings, answered without splitting (this runs on every body).
-  if (header === "application/json" || header === "application/json; charset=utf-8") {
-    return undefined;
-  }
-  if (header === undefined || header.trim() === "") {
-    return { status: 415, message: "a Content-Type header is required: application/json" };
-  }
-  if (header.length > MAX_CONTENT_TYPE_LENGTH) {
-    return {
-      status: 415,
-      message: `the Content-Type header is longer than ${MAX_CONTENT_TYPE_LENGTH} characters; it must be application/json`,
-    };
-  }
-  const [type = "", ...params] = header.split(";").map((part) => part.trim());
-  if (type.toLowerCase() !== "application/json") {
-    return { status: 415, message: `the content type must be application/json, got "${type}"` };
-  }
-  for (const param of params) {
-    const [name = "", rawValue = ""] = param.split("=").map((part) => part.trim());
-    const quoted = rawValue.length >= 2 && rawValue.startsWith('"') && rawValue.endsWith('"');
-    const value = (quoted ? rawValue.slice(1, -1) : rawValue).toLowerCase();
-    if (name.toLowerCase() === "charset" && value !== "utf-8" && value !== "utf8") {
-      return { status: 415, message: `JSON must be sent as UTF-8, got charset "${rawValue}"` };
-    }
   }
   return undefined;
 }

@@ -4,7 +4,7 @@
 // internal; its log line carries the request id and the cause.
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { StoreUnavailableError } from "../store/store.ts";
-import { checkContentType } from "./body.ts";
+import { JSON_ONLY, matchContentType } from "./media-types.ts";
 import { type ApiResponse, type ErrorAnswer, errorResponse } from "./responses.ts";
 
 /** A refusal: thrown (or passed to `done`) by any step, answered as it says. */
@@ -85,8 +85,12 @@ function frameworkAnswer(
       return errorResponse(413, `the request body is larger than ${bodyLimit} bytes`);
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE": {
       // A Content-Type Fastify cannot read at all: said as the body's own check says it.
-      const problem = checkContentType(request.headers["content-type"]);
-      return errorResponse(415, problem?.message ?? "the content type must be application/json");
+      const accepted = request.bodyMedia ?? JSON_ONLY;
+      const problem = matchContentType(request.headers["content-type"], accepted);
+      return errorResponse(
+        415,
+        typeof problem === "string" ? `the content type must be ${accepted.said}` : problem.message,
+      );
     }
     default: {
       const status = error.statusCode ?? 500;

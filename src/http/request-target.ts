@@ -41,6 +41,42 @@ export function loggedTarget(target: string): string {
   return `${path}?${names.join("&")}`;
 }
 
+/**
+ * Why the query of a target is not valid percent-encoding, naming the parameter, or undefined:
+ * each "%" must start an escape of two hex digits, and the escapes must spell UTF-8 (RFC 3986
+ * §2.1). Fastify's query parser keeps such text as it is (`?tag=%E0%A4%A` would reach a handler
+ * as "%E0%A4%A"); it is refused here, as the router refuses it in the path. Linear: one scan for
+ * a "%" in the usual query, then decodeURIComponent on each part that holds one.
+ */
+export function queryEncodingProblem(target: string): string | undefined {
+  const start = target.indexOf("?");
+  if (start === -1 || target.indexOf("%", start) === -1) return undefined;
+  const fragment = target.indexOf("#", start);
+  const query = target.slice(start + 1, fragment === -1 ? undefined : fragment);
+  for (const pair of query.split("&")) {
+    if (!pair.includes("%")) continue;
+    const equals = pair.indexOf("=");
+    const rawName = equals === -1 ? pair : pair.slice(0, equals);
+    const name = decodedOrUndefined(rawName);
+    if (name === undefined) {
+      return `query parameter name ${JSON.stringify(rawName)} has malformed percent-encoding`;
+    }
+    if (equals !== -1 && decodedOrUndefined(pair.slice(equals + 1)) === undefined) {
+      return `query parameter ${name} has malformed percent-encoding`;
+    }
+  }
+  return undefined;
+}
+
+/** A query part as the query parser reads it ("+" is a space), or undefined if malformed. */
+function decodedOrUndefined(part: string): string | undefined {
+  try {
+    return decodeURIComponent(part.replaceAll("+", " "));
+  } catch {
+    return undefined;
+  }
+}
+
 const SCHEME_END = "://";
 // Longer names are cut: a name is there to tell parameters apart, not to carry data.
 const MAX_LOGGED_NAME = 64;

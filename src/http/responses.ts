@@ -64,11 +64,11 @@ export type OperationResponse<Op extends keyof operations> = {
   [Status in keyof Responses<Op>]: DocumentedAnswer<Responses<Op>[Status], Status>;
 }[keyof Responses<Op>];
 
-/** The JSON request body the YAML documents for this operation. */
+/** The JSON request body the YAML documents for this operation, of any media type it declares. */
 export type OperationRequestBody<Op extends keyof operations> = operations[Op] extends {
-  requestBody: { content: { "application/json": infer Body } };
+  requestBody: { content: infer Content };
 }
-  ? Body
+  ? Content[keyof Content]
   : never;
 
 /** An answer with the Error body; its headers, if any, are the ones given. */

@@ -1,8 +1,8 @@
 // Everything a request gives an operation — path, query and header parameters, and the JSON
 // body — read once the caller is authenticated, into the types the document gives them (int64
 // as exact bigints), by a reader built once per operation from the document, then checked by
-// openapi-backend's compiled validators for the operation (with each bigint as a double on the
-// same side of its limits). What passes is exactly what the handler gets.
+// openapi-backend's compiled validators for the operation and the body's media type (with each
+// bigint as a double on the same side of its limits). What passes is what the handler gets.
 //
 // openapi-backend's validateRequest is not used: it parses the request again from scratch, and
 // so would check something else than was read (it coerces "0x10" to 16 for an integer
@@ -11,7 +11,9 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import type { Operation } from "openapi-backend";
 import { type BodyProblem, type BodyShape, exactBody, type ParsedBody } from "../http/body.ts";
 import { validationStandIn } from "../http/int64.ts";
+import { acceptedMedia } from "../http/media-types.ts";
 import { describeValidationErrors } from "../http/validation-message.ts";
+import { bodyMedia } from "./body-media.ts";
 import { int64Locations } from "./int64-locations.ts";
 import {
   type ParameterObject,
@@ -40,22 +42,17 @@ export interface InputReader {
   body: BodyShape | undefined;
 }
 
+/** An operation's compiled validators for a body of a declared media type, or for none. */
+export type ValidatorsFor = (mediaType: string | undefined) => readonly ValidateFunction[];
+
 /** The reader of one operation's inputs, checked by its compiled validators. */
-export function inputReader(
-  operation: Operation,
-  validators: readonly ValidateFunction[],
-): InputReader {
+export function inputReader(operation: Operation, validatorsFor: ValidatorsFor): InputReader {
   const id = operation.operationId ?? `${operation.method} ${operation.path}`;
   const readParameters = parameterReader(
     id,
     (operation.parameters ?? []) as unknown as ParameterObject[],
   );
-  const schema = jsonBodySchema(operation);
-  const required = (operation.requestBody as { required?: boolean } | undefined)?.required;
-  const shape: BodyShape | undefined =
-    schema === undefined
-      ? undefined
-      : { int64: int64Locations(schema), described: describe(schema), required: required === true };
+  const shape = bodyShape(operation);
   const read: ReadInputs = (raw) => {
     const parameters = readParameters(raw);
     if (!parameters.ok) return { ok: false, problem: { status: 400, message: parameters.message } };
@@ -71,7 +68,8 @@ export function inputReader(
     };
     if (body !== undefined) checked["requestBody"] = body.forValidation;
     const errors: ErrorObject[] = [];
-    for (const validate of validators) {
+    const mediaType = raw.body?.kind === "json" ? raw.body.type : undefined;
+    for (const validate of validatorsFor(mediaType)) {
       if (!validate(checked)) errors.push(...(validate.errors ?? []));
     }
     if (errors.length > 0) {
@@ -84,16 +82,18 @@ export function inputReader(
   return { read, body: shape };
 }
 
-function jsonBodySchema(operation: Operation): unknown {
-  const requestBody = operation.requestBody as
-    | { content?: Record<string, { schema?: unknown }> }
-    | undefined;
-  if (requestBody === undefined) return undefined;
-  const json = requestBody.content?.["application/json"];
-  if (json === undefined) {
-    throw new Error(`${operation.operationId}: only application/json request bodies are supported`);
-  }
-  return json.schema ?? {};
+/** How to read the body of `operation`, from its declared JSON media types; none without one. */
+function bodyShape(operation: Operation): BodyShape | undefined {
+  const media = bodyMedia(operation);
+  const first = media[0];
+  if (first === undefined) return undefined;
+  const required = (operation.requestBody as { required?: boolean } | undefined)?.required;
+  return {
+    accepted: acceptedMedia(media.map((m) => m.type)),
+    int64: new Map(media.map((m) => [m.type, int64Locations(m.media.schema ?? {})])),
+    described: describe(first.media.schema ?? {}),
+    required: required === true,
+  };
 }
 
 /** Header parameters by the names openapi-backend's validators know them by: lower case. */
@@ -133,10 +133,14 @@ interface Described {
   allOf?: Described[];
 }
 
-/** "a JSON object with id and name", from the body schema's type and required members. */
-export function describe(schema: unknown): string {
+/**
+ * "a JSON object with id and name", from the body schema's type and required members; nothing
+ * when the schema gives no single type (an anyOf, a type list), rather than "a JSON value".
+ */
+export function describe(schema: unknown): string | undefined {
   const parts = [schema as Described, ...((schema as Described).allOf ?? [])];
-  const type = parts.map((part) => part.type).find((t) => typeof t === "string") ?? "value";
+  const type = parts.map((part) => part.type).find((t) => typeof t === "string");
+  if (type === undefined) return undefined;
   const required = parts.flatMap((part) =>
     Array.isArray(part.required) ? part.required.map(String) : [],
   );

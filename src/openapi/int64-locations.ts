@@ -31,7 +31,10 @@ export function int64Locations(schema: unknown): Int64Location[] {
   const walk = (node: Schema | undefined, at: Int64Location, path: ReadonlySet<Schema>) => {
     if (node === undefined || typeof node !== "object" || path.has(node)) return;
     const inside = new Set(path).add(node);
-    if (node.type === "integer" && node.format === "int64") {
+    // A type list (3.1: [integer, "null"]) holds an int64 as surely as `type: integer` does.
+    const integer =
+      node.type === "integer" || (Array.isArray(node.type) && node.type.includes("integer"));
+    if (integer && node.format === "int64") {
       found.set(JSON.stringify(at.map((step) => (step === EVERY_ITEM ? "[*]" : step))), at);
     }
     for (const part of [...(node.allOf ?? []), ...(node.anyOf ?? []), ...(node.oneOf ?? [])]) {

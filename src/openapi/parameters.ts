@@ -5,6 +5,7 @@
 // read is the value validated and the value the handler gets. Built once per operation from the
 // document, so every operation's parameters get the same rules whatever they are called.
 import { canonicalInteger, INT64_MAX, INT64_MIN } from "../http/int64.ts";
+import { queryEncodingProblem } from "../http/request-target.ts";
 
 export type ParameterIn = "path" | "query" | "header";
 
@@ -31,8 +32,10 @@ export interface ParameterValues {
   header: Record<string, unknown>;
 }
 
-/** What openapi-backend parsed from the request: strings, or lists of strings for a repeat. */
+/** What Fastify parsed from the request: strings, or lists of strings for a repeat. */
 export interface RawParameters {
+  /** The request target as received, whose query is checked for malformed percent-encoding. */
+  target: string;
   params: Record<string, unknown>;
   query: Record<string, unknown>;
   headers: Record<string, unknown>;
@@ -67,6 +70,8 @@ export function parameterReader(
   }));
 
   return (raw) => {
+    const encoding = queryEncodingProblem(raw.target);
+    if (encoding !== undefined) return { ok: false, message: encoding };
     for (const name of Object.keys(raw.query)) {
       if (!queryNames.includes(name)) {
         return { ok: false, message: `query parameter "${name}" is not accepted: ${accepted}` };

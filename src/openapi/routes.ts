@@ -4,7 +4,8 @@
 //                  operation that takes none is refused), then authentication, rate limit and
 //                  scopes (src/openapi/security.ts): all before a byte of the body is read;
 //   preParsing     a declared body over the limit is refused, else `100 Continue` is sent;
-//   (parsing)      the JSON content-type parser (src/http/json-parsers.ts);
+//   (parsing)      the content-type parser (src/http/body-parsers.ts), for the JSON media types
+//                  the operation declares;
 //   preValidation  parameters and body read exactly and checked by openapi-backend's
 //                  compiled validators (src/openapi/inputs.ts);
 //   handler        the operation's typed handler; its answer is written by the serializer
@@ -20,6 +21,7 @@ import type {
 import type { Operation } from "openapi-backend";
 import { type BodyShape, missingBody } from "../http/body.ts";
 import { Problem } from "../http/errors.ts";
+import type { AcceptedMedia } from "../http/media-types.ts";
 import { targetPath } from "../http/request-target.ts";
 import { type ApiResponse, JSON_CONTENT_TYPE } from "../http/responses.ts";
 import type { Api } from "./backend.ts";
@@ -43,6 +45,8 @@ declare module "fastify" {
     operationId: string | undefined;
     /** What the operation's handler gets, once read and valid (preValidation). */
     inputs: Inputs | undefined;
+    /** The media types of the body the operation takes, once its route has accepted the path. */
+    bodyMedia: AcceptedMedia | undefined;
   }
   interface FastifyContextConfig {
     /** The operation a route serves, and whether a path names it as written. */
@@ -65,6 +69,7 @@ export function addOperationRoutes(app: FastifyInstance, options: RouteOptions):
   const { api, handlers, security, bodyLimit } = options;
   app.decorateRequest("operationId", undefined);
   app.decorateRequest("inputs", undefined);
+  app.decorateRequest("bodyMedia", undefined);
   for (const operation of api.operations) {
     const operationId = operation.operationId as string;
     const handler = (handlers as unknown as Record<string, OperationHandler | undefined>)[
@@ -81,10 +86,11 @@ export function addOperationRoutes(app: FastifyInstance, options: RouteOptions):
       config: { operation: { id: operationId, names } },
       bodyLimit,
       schema: { response: responseSchemas(operation) },
-      onRequest: routeShape(api, operationId, names, inputs.body !== undefined, authenticate),
+      onRequest: routeShape(api, operationId, names, inputs.body?.accepted, authenticate),
       ...(inputs.body === undefined ? {} : { preParsing: beforeBody(inputs.body, bodyLimit) }),
       preValidation: (request, _reply, done) => {
         const read = inputs.read({
+          target: request.url,
           params: request.params as Record<string, unknown>,
           query: request.query as Record<string, unknown>,
           headers: request.headers,
@@ -118,7 +124,7 @@ function routeShape(
   api: Api,
   operationId: string,
   names: (path: string) => boolean,
-  withBody: boolean,
+  bodyMedia: AcceptedMedia | undefined,
   authenticate: onRequestHookHandler | undefined,
 ): onRequestHookHandler {
   return function (this: FastifyInstance, request, reply, done) {
@@ -126,7 +132,8 @@ function routeShape(
       return done(routingRefusal(api, request.method, request.url));
     }
     request.operationId = operationId;
-    if (!withBody && hasBody(request.headers)) {
+    request.bodyMedia = bodyMedia;
+    if (bodyMedia === undefined && hasBody(request.headers)) {
       return done(new Problem(400, "a request body is not accepted: this operation takes none"));
     }
     if (authenticate === undefined) return done();

@@ -1,18 +1,9 @@
 // The fast path for ids (a safe integer from a short literal) must agree exactly with the
 // exact reading of the literal, for every kind of number literal a client may send.
 import { describe, expect, it } from "vitest";
-import {
-  type BodyHeaders,
-  type BodyShape,
-  exactBody,
-  mayNeedExactReading,
-  parseBody,
-} from "../../src/http/body.ts";
+import { mayNeedExactReading } from "../../src/http/body.ts";
 import { integerFromLiteral } from "../../src/http/int64.ts";
-
-/** The body as the server reads it for an operation of `shape`. */
-const interpretBody = (headers: BodyHeaders, raw: Buffer, shape: BodyShape) =>
-  exactBody(parseBody(headers, raw), shape);
+import { interpretBody } from "../helpers/body.ts";
 
 const JSON_HEADERS = { "content-type": "application/json" } as const;
 

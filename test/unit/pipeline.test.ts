@@ -3,13 +3,9 @@
 // defaults) are read exactly, whatever they are called, on the server and in the client.
 import { describe, expect, it } from "vitest";
 import { fromJson } from "../../src/client/exact-json.ts";
-import { type BodyHeaders, type BodyShape, exactBody, parseBody } from "../../src/http/body.ts";
 import { EVERY_ITEM, int64Locations } from "../../src/openapi/int64-locations.ts";
 import { parameterReader } from "../../src/openapi/parameters.ts";
-
-/** The body as the server reads it for an operation of `shape`. */
-const interpretBody = (headers: BodyHeaders, raw: Buffer, shape: BodyShape) =>
-  exactBody(parseBody(headers, raw), shape);
+import { interpretBody } from "../helpers/body.ts";
 
 const INT64 = { type: "integer", format: "int64" };
 const schema = {
@@ -101,6 +97,23 @@ describe("int64 locations from any schema", () => {
   });
 });
 
+describe("int64s that may be null", () => {
+  it("when a schema types an int64 with a type list that allows null, then it is read exactly, and null stays null", () => {
+    const nullable = {
+      type: "object",
+      properties: { owner: { type: ["integer", "null"], format: "int64" } },
+    };
+    const shape = { int64: int64Locations(nullable), described: "a JSON object", required: true };
+    const read = (text: string) => {
+      const body = interpretBody({ "content-type": "application/json" }, Buffer.from(text), shape);
+      return body.ok ? body.typed : body.problem;
+    };
+    expect(shape.int64).toEqual([["owner"]]);
+    expect(read('{"owner":9007199254740993}')).toEqual({ owner: 9007199254740993n });
+    expect(read('{"owner":null}')).toEqual({ owner: null });
+  });
+});
+
 describe("parameters of any operation", () => {
   const read = parameterReader("someOperation", [
     { name: "X-Trace", in: "header", schema: INT64 },
@@ -110,7 +123,7 @@ describe("parameters of any operation", () => {
     { name: "verbose", in: "query", schema: { type: "boolean" } },
   ]);
   const raw = (query: Record<string, unknown>, headers: Record<string, unknown> = {}) =>
-    read({ params: {}, query, headers });
+    read({ target: "/", params: {}, query, headers });
 
   it("when int64s come in a header and a repeated query parameter, then each is an exact bigint, and defaults fill the rest", () => {
     expect(

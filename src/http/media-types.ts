@@ -1,0 +1,77 @@
+// The request bodies an operation accepts, by Content-Type: the JSON media types its
+// requestBody declares (application/json, and any +json type such as RFC 7396's
+// application/merge-patch+json), all read as JSON. Headers are matched by splitting and
+// comparing, never by a pattern, so a hostile header costs linear time.
+import type { BodyProblem } from "./body.ts";
+
+export interface AcceptedMedia {
+  /** The declared types, lower case, without parameters, in the document's order. */
+  types: readonly string[];
+  /** How 415 names them: "application/json or application/merge-patch+json". */
+  said: string;
+  /** The usual spellings of a header (a type, alone or with charset=utf-8) to the type. */
+  exact: ReadonlyMap<string, string>;
+}
+
+export function acceptedMedia(types: readonly string[]): AcceptedMedia {
+  const exact = new Map<string, string>();
+  for (const type of types) {
+    exact.set(type, type);
+    exact.set(`${type}; charset=utf-8`, type);
+  }
+  const said =
+    types.length <= 1 ? types.join("") : `${types.slice(0, -1).join(", ")} or ${types.at(-1)}`;
+  return { types, said, exact };
+}
+
+/** What an operation that says nothing else accepts. */
+export const JSON_ONLY = acceptedMedia(["application/json"]);
+
+/** A media type (`type/subtype`, any parameters dropped) as compared: lower case, trimmed. */
+export const essence = (mediaType: string): string =>
+  (mediaType.split(";")[0] ?? "").trim().toLowerCase();
+
+/** Whether a media type's bodies are JSON: application/json, or a +json suffix (RFC 6839). */
+export function isJsonMediaType(type: string): boolean {
+  const slash = type.indexOf("/");
+  return (
+    type === "application/json" ||
+    (slash > 0 && !type.includes("*") && type.endsWith("+json") && type.length > slash + 6)
+  );
+}
+
+// Longer than any sensible media type; refused before it is even split.
+const MAX_CONTENT_TYPE_LENGTH = 256;
+
+/** The declared type a Content-Type header names, or why it is refused (415). */
+export function matchContentType(
+  header: string | undefined,
+  accepted: AcceptedMedia,
+): string | BodyProblem {
+  // The usual spellings, answered without splitting (this runs on every body).
+  const known = header === undefined ? undefined : accepted.exact.get(header);
+  if (known !== undefined) return known;
+  if (header === undefined || header.trim() === "") {
+    return { status: 415, message: `a Content-Type header is required: ${accepted.said}` };
+  }
+  if (header.length > MAX_CONTENT_TYPE_LENGTH) {
+    return {
+      status: 415,
+      message: `the Content-Type header is longer than ${MAX_CONTENT_TYPE_LENGTH} characters; it must be ${accepted.said}`,
+    };
+  }
+  const [type = "", ...params] = header.split(";").map((part) => part.trim());
+  const declared = accepted.types.find((t) => t === type.toLowerCase());
+  if (declared === undefined) {
+    return { status: 415, message: `the content type must be ${accepted.said}, got "${type}"` };
+  }
+  for (const param of params) {
+    const [name = "", rawValue = ""] = param.split("=").map((part) => part.trim());
+    const quoted = rawValue.length >= 2 && rawValue.startsWith('"') && rawValue.endsWith('"');
+    const value = (quoted ? rawValue.slice(1, -1) : rawValue).toLowerCase();
+    if (name.toLowerCase() === "charset" && value !== "utf-8" && value !== "utf8") {
+      return { status: 415, message: `JSON must be sent as UTF-8, got charset "${rawValue}"` };
+    }
+  }
+  return declared;
+}
