@@ -8,6 +8,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
 import ts from "typescript";
 import { parse } from "yaml";
+import { isJsonMediaType } from "../src/http/media-types.ts";
 import { HTTP_METHODS } from "../src/openapi/document.ts";
 import { EVERY_ITEM, int64Locations, type LocationStep } from "../src/openapi/int64-locations.ts";
 import { settingsMarkdown } from "../src/ops/settings-table.ts";
@@ -110,10 +111,6 @@ function dereferenced(document: unknown): unknown {
   };
   return visit(document);
 }
-
-/** application/json, or a type of JSON's structured suffix (application/merge-patch+json). */
-const isJsonMediaType = (type: string): boolean =>
-  type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
 
 interface OperationShape {
   operationId?: string;

@@ -11,6 +11,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
+import { isJsonMediaType } from "../../src/http/media-types.ts";
 import { loadDocument } from "../../src/openapi/document.ts";
 import { type DocumentedOperation, documentedOperations } from "./document.ts";
 import { REPO_ROOT } from "./server-process.ts";
@@ -103,7 +104,7 @@ export function bodyOf({ operation }: DocumentedOperation): {
   const content =
     (operation as { requestBody?: { content: Record<string, MediaType> } }).requestBody?.content ??
     {};
-  const media = Object.keys(content).find((type) => /^application\/(.+\+)?json$/.test(type));
+  const media = Object.keys(content).find(isJsonMediaType);
   return media === undefined
     ? { examples: {} }
     : { media, examples: content[media]?.examples ?? {} };
