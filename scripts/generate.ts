@@ -23,10 +23,21 @@ const header = "// Generated from openapi/plants.yaml by `npm run generate`. Do 
  * Every `type: integer, format: int64` becomes `bigint`, in bodies and parameters alike: the
  * server reads and writes them exactly (src/openapi/), so a handler never holds a rounded id.
  */
-const int64AsBigint = (schema: { type?: unknown; format?: unknown }): ts.TypeNode | undefined =>
-  schema.type === "integer" && schema.format === "int64"
-    ? ts.factory.createKeywordTypeNode(ts.SyntaxKind.BigIntKeyword)
-    : undefined;
+export const int64AsBigint = (schema: {
+  type?: unknown;
+  format?: unknown;
+}): ts.TypeNode | undefined => {
+  const types: unknown[] = Array.isArray(schema.type) ? schema.type : [schema.type];
+  if (schema.format !== "int64" || !types.includes("integer")) return undefined;
+  const bigint = ts.factory.createKeywordTypeNode(ts.SyntaxKind.BigIntKeyword);
+  // 3.1's nullable: [integer, "null"].
+  return types.includes("null")
+    ? ts.factory.createUnionTypeNode([
+        bigint,
+        ts.factory.createLiteralTypeNode(ts.factory.createNull()),
+      ])
+    : bigint;
+};
 
 export async function renderTypes(): Promise<string> {
   const ast = await openapiTS(specUrl, { exportType: true, transform: int64AsBigint });

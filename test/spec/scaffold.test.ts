@@ -6,10 +6,10 @@ import { spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import openapiTS from "openapi-typescript";
+import openapiTS, { astToString } from "openapi-typescript";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseDocument } from "yaml";
-import { untypedPlaces } from "../../scripts/generate.ts";
+import { int64AsBigint, untypedPlaces } from "../../scripts/generate.ts";
 import { REPO_ROOT } from "../helpers/server-process.ts";
 
 const COPIED = [
@@ -179,6 +179,39 @@ describe("a document generate cannot type", () => {
         "components.schemas.PlantPatch (a branch of a union)",
         "operations.patchX.responses.200.content.application/json.free",
       ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("int64 in the generated types", () => {
+  it("when an int64 may be null (3.1's type list), then it is typed bigint | null", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "plantstore-int64-"));
+    try {
+      const path = join(dir, "int64.yaml");
+      const schema = (type: unknown) => ({ type, format: "int64" });
+      writeFileSync(
+        path,
+        JSON.stringify({
+          openapi: "3.1.0",
+          info: { title: "t", version: "1" },
+          paths: {},
+          components: {
+            schemas: {
+              Ids: {
+                type: "object",
+                properties: { plain: schema("integer"), nullable: schema(["integer", "null"]) },
+              },
+            },
+          },
+        }),
+      );
+      const text = astToString(
+        await openapiTS(new URL(`file://${path}`), { exportType: true, transform: int64AsBigint }),
+      );
+      expect(text).toContain("plain?: bigint;");
+      expect(text).toContain("nullable?: bigint | null;");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
