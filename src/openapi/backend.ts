@@ -27,10 +27,18 @@ export const VALIDATOR_OPTIONS = {
   // The int64 format is checked on the stand-ins src/http/body.ts picks from the exact
   // values; openapi-backend's own check works in doubles.
   customizeAjv: ((ajv) =>
-    ajv.addFormat("int64", {
-      type: "number",
-      validate: (n: number) => isInt64Double(n),
-    })) satisfies AjvCustomizer,
+    ajv
+      .addFormat("int64", {
+        type: "number",
+        validate: (n: number) => isInt64Double(n),
+      })
+      // RFC 3339, as the answers write times (toISOString); linear, with no nested repeats.
+      .addFormat("date-time", {
+        type: "string",
+        validate: (text: string) =>
+          /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/i.test(text) &&
+          !Number.isNaN(Date.parse(text)),
+      })) satisfies AjvCustomizer,
   ajvOpts: { allErrors: true, verbose: true, coerceTypes: false, useDefaults: false },
 } as const;
 

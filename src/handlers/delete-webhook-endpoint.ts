@@ -1,0 +1,14 @@
+// DELETE /webhook-endpoints/{id}: Remove a webhook endpoint. Scaffolded by `npm run generate`: it answers 501
+// until written. The input is typed and validated from the document; the return type makes
+// any answer the document does not describe a compile error.
+import { Problem } from "../http/errors.ts";
+import type { Answer, OperationHandler } from "../openapi/operation-types.ts";
+import type { HandlerDeps } from "./deps.ts";
+
+export function deleteWebhookEndpoint(
+  _deps: HandlerDeps,
+): OperationHandler<"deleteWebhookEndpoint"> {
+  return async (_input): Answer<"deleteWebhookEndpoint"> => {
+    throw new Problem(501, "DELETE /webhook-endpoints/{id} is not implemented yet");
+  };
+}

@@ -1,0 +1,14 @@
+// GET /webhook-endpoints/{id}/deliveries: List an endpoint's deliveries. Scaffolded by `npm run generate`: it answers 501
+// until written. The input is typed and validated from the document; the return type makes
+// any answer the document does not describe a compile error.
+import { Problem } from "../http/errors.ts";
+import type { Answer, OperationHandler } from "../openapi/operation-types.ts";
+import type { HandlerDeps } from "./deps.ts";
+
+export function listWebhookDeliveries(
+  _deps: HandlerDeps,
+): OperationHandler<"listWebhookDeliveries"> {
+  return async (_input): Answer<"listWebhookDeliveries"> => {
+    throw new Problem(501, "GET /webhook-endpoints/{id}/deliveries is not implemented yet");
+  };
+}

@@ -1,0 +1,12 @@
+// GET /webhook-endpoints: List webhook endpoints. Scaffolded by `npm run generate`: it answers 501
+// until written. The input is typed and validated from the document; the return type makes
+// any answer the document does not describe a compile error.
+import { Problem } from "../http/errors.ts";
+import type { Answer, OperationHandler } from "../openapi/operation-types.ts";
+import type { HandlerDeps } from "./deps.ts";
+
+export function listWebhookEndpoints(_deps: HandlerDeps): OperationHandler<"listWebhookEndpoints"> {
+  return async (_input): Answer<"listWebhookEndpoints"> => {
+    throw new Problem(501, "GET /webhook-endpoints is not implemented yet");
+  };
+}

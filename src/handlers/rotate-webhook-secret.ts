@@ -1,0 +1,12 @@
+// POST /webhook-endpoints/{id}/rotate-secret: Rotate an endpoint's secret. Scaffolded by `npm run generate`: it answers 501
+// until written. The input is typed and validated from the document; the return type makes
+// any answer the document does not describe a compile error.
+import { Problem } from "../http/errors.ts";
+import type { Answer, OperationHandler } from "../openapi/operation-types.ts";
+import type { HandlerDeps } from "./deps.ts";
+
+export function rotateWebhookSecret(_deps: HandlerDeps): OperationHandler<"rotateWebhookSecret"> {
+  return async (_input): Answer<"rotateWebhookSecret"> => {
+    throw new Problem(501, "POST /webhook-endpoints/{id}/rotate-secret is not implemented yet");
+  };
+}
