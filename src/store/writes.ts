@@ -7,6 +7,7 @@
 // result; a write that throws fails its whole batch, as a failed commit would.
 import { createBatcher } from "./batcher.ts";
 import { assertStorableText } from "./store.ts";
+import { WEBHOOK_WRITE_KEYS, type WebhookWrites } from "./webhooks.ts";
 
 /** A plant as written: no tag is null. */
 export interface PlantRow {
@@ -25,7 +26,7 @@ export interface DeleteOutcome {
 }
 
 /** Every write: its arguments and its result. The result's `outcome` labels its metrics. */
-export interface Writes {
+export interface Writes extends WebhookWrites {
   createPlant: { args: PlantRow; result: CreateOutcome };
   deletePlant: { args: { id: bigint }; result: DeleteOutcome };
 }
@@ -44,6 +45,7 @@ export type Write = { [N in WriteName]: { name: N; args: WriteArgs<N> } }[WriteN
 const WRITE_KEYS: { [N in WriteName]: (args: WriteArgs<N>) => string } = {
   createPlant: (plant) => `plant:${plant.id}`,
   deletePlant: ({ id }) => `plant:${id}`,
+  ...WEBHOOK_WRITE_KEYS,
 };
 
 /** Told how every write ended: the metrics' seam. */
