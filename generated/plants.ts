@@ -392,8 +392,10 @@ export type paths = {
         /**
          * Send a delivery again
          * @description Makes the delivery pending again with its next attempt due now, whatever its
-         *     status: a failed one gets a new round of retries, a delivered one is sent
-         *     once more (with the same `webhook-id`, so a receiver that keeps ids knows it).
+         *     status: a failed one gets a new round of retries (its `attempts` count starts
+         *     again from 0), a delivered one is sent once more (with the same `webhook-id`,
+         *     so a receiver that keeps ids knows it). An endpoint disabled by a 410 is
+         *     enabled again.
          */
         post: operations["retryWebhookDelivery"];
         delete?: never;
@@ -500,6 +502,12 @@ export type components = {
              * @description When the endpoint was registered.
              */
             createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the endpoint answered 410 Gone, after which nothing more is sent to it;
+             *     retrying one of its deliveries enables it again. Null while enabled.
+             */
+            disabledAt: string | null;
         };
         WebhookEndpointWithSecret: components["schemas"]["WebhookEndpoint"] & components["schemas"]["WebhookSecret"];
         WebhookSecret: {
@@ -1526,6 +1534,7 @@ export interface operations {
                      *       "url": "https://hooks.example.com/plants",
                      *       "description": "Inventory sync",
                      *       "createdAt": "2026-11-27T10:00:00.000Z",
+                     *       "disabledAt": null,
                      *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
                      *     }
                      */
@@ -1584,7 +1593,8 @@ export interface operations {
                      *       "id": "ep_0193a5b2c4d1Xq7Lm2",
                      *       "url": "https://hooks.example.com/plants",
                      *       "description": "Inventory sync",
-                     *       "createdAt": "2026-11-27T10:00:00.000Z"
+                     *       "createdAt": "2026-11-27T10:00:00.000Z",
+                     *       "disabledAt": null
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpoint"];

@@ -27,7 +27,7 @@ import { documentMethods, documentResponseHeaders } from "./openapi/document.ts"
 import { addOperationRoutes } from "./openapi/routes.ts";
 import { routingRefusal } from "./openapi/routing.ts";
 import { addRequestMetrics, createMetrics, type ShareMetrics } from "./ops/metrics.ts";
-import type { PlantStore } from "./store/store.ts";
+import type { Store } from "./store/store.ts";
 
 /** Largest accepted request body; documented in openapi/plants.yaml (413). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -36,7 +36,7 @@ export const BODY_LIMIT_BYTES = 64 * 1024;
 const MAX_PARAM_LENGTH = 16 * 1024;
 
 export interface AppOptions {
-  store: PlantStore;
+  store: Store;
   /** Builds the authenticator with the app's logger; the app closes it when it closes. */
   authenticator: AuthenticatorFactory;
   /** Told about every refused authentication. */
@@ -48,6 +48,8 @@ export interface AppOptions {
   ops?: OpsConfig;
   /** PLANTSTORE_PUBLIC_URL: the `servers` URL of the published document; else where it listens. */
   publicUrl?: string | undefined;
+  /** PLANTSTORE_WEBHOOK_ALLOW_PRIVATE: receivers on http:// and private addresses; false if absent. */
+  allowPrivateWebhooks?: boolean;
   /** A worker of PLANTSTORE_WORKERS: how GET /metrics answers for every worker. */
   shareMetrics?: ShareMetrics | undefined;
 }
@@ -147,6 +149,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     handlers: operationHandlers({
       store,
       metrics,
+      webhooks: store.webhooks,
+      allowPrivateWebhooks: options.allowPrivateWebhooks ?? false,
       app,
       publicUrl: options.publicUrl,
       metricsOpen: ops.metricsToken === undefined,

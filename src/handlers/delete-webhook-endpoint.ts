@@ -1,14 +1,13 @@
-// DELETE /webhook-endpoints/{id}: Remove a webhook endpoint. Scaffolded by `npm run generate`: it answers 501
-// until written. The input is typed and validated from the document; the return type makes
-// any answer the document does not describe a compile error.
-import { Problem } from "../http/errors.ts";
+// DELETE /webhook-endpoints/{id}: the endpoint and its delivery log, pending ones included.
 import type { Answer, OperationHandler } from "../openapi/operation-types.ts";
 import type { HandlerDeps } from "./deps.ts";
+import { noSuchEndpoint } from "./webhook-answers.ts";
 
-export function deleteWebhookEndpoint(
-  _deps: HandlerDeps,
-): OperationHandler<"deleteWebhookEndpoint"> {
-  return async (_input): Answer<"deleteWebhookEndpoint"> => {
-    throw new Problem(501, "DELETE /webhook-endpoints/{id} is not implemented yet");
+export function deleteWebhookEndpoint({
+  webhooks,
+}: HandlerDeps): OperationHandler<"deleteWebhookEndpoint"> {
+  return async ({ path: { id } }): Answer<"deleteWebhookEndpoint"> => {
+    if (!(await webhooks.deleteEndpoint(id))) return noSuchEndpoint(id);
+    return { status: 204 };
   };
 }

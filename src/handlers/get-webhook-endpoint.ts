@@ -1,12 +1,14 @@
-// GET /webhook-endpoints/{id}: Read a webhook endpoint. Scaffolded by `npm run generate`: it answers 501
-// until written. The input is typed and validated from the document; the return type makes
-// any answer the document does not describe a compile error.
-import { Problem } from "../http/errors.ts";
+// GET /webhook-endpoints/{id}: one endpoint, without its secret.
 import type { Answer, OperationHandler } from "../openapi/operation-types.ts";
 import type { HandlerDeps } from "./deps.ts";
+import { endpointAnswer, noSuchEndpoint } from "./webhook-answers.ts";
 
-export function getWebhookEndpoint(_deps: HandlerDeps): OperationHandler<"getWebhookEndpoint"> {
-  return async (_input): Answer<"getWebhookEndpoint"> => {
-    throw new Problem(501, "GET /webhook-endpoints/{id} is not implemented yet");
+export function getWebhookEndpoint({
+  webhooks,
+}: HandlerDeps): OperationHandler<"getWebhookEndpoint"> {
+  return async ({ path: { id } }): Answer<"getWebhookEndpoint"> => {
+    const endpoint = await webhooks.getEndpoint(id);
+    if (endpoint === undefined) return noSuchEndpoint(id);
+    return { status: 200, body: endpointAnswer(endpoint) };
   };
 }

@@ -1,12 +1,18 @@
-// GET /webhook-endpoints: List webhook endpoints. Scaffolded by `npm run generate`: it answers 501
-// until written. The input is typed and validated from the document; the return type makes
-// any answer the document does not describe a compile error.
-import { Problem } from "../http/errors.ts";
+// GET /webhook-endpoints: a keyset page of endpoints, with a next Link when it is full.
 import type { Answer, OperationHandler } from "../openapi/operation-types.ts";
 import type { HandlerDeps } from "./deps.ts";
+import { endpointAnswer, nextLink } from "./webhook-answers.ts";
 
-export function listWebhookEndpoints(_deps: HandlerDeps): OperationHandler<"listWebhookEndpoints"> {
-  return async (_input): Answer<"listWebhookEndpoints"> => {
-    throw new Problem(501, "GET /webhook-endpoints is not implemented yet");
+export function listWebhookEndpoints({
+  webhooks,
+  publicUrl,
+}: HandlerDeps): OperationHandler<"listWebhookEndpoints"> {
+  return async ({ query: { after, limit } }, context): Answer<"listWebhookEndpoints"> => {
+    const { endpoints, full } = await webhooks.listEndpoints({ after, limit });
+    const body = endpoints.map(endpointAnswer);
+    const headers = full
+      ? nextLink(context.operation.path, publicUrl, endpoints.at(-1)?.id, limit)
+      : undefined;
+    return headers === undefined ? { status: 200, body } : { status: 200, body, headers };
   };
 }

@@ -1,15 +1,16 @@
-// POST /webhook-endpoints/{id}/deliveries/{deliveryId}/retry: Send a delivery again. Scaffolded by `npm run generate`: it answers 501
-// until written. The input is typed and validated from the document; the return type makes
-// any answer the document does not describe a compile error.
-import { Problem } from "../http/errors.ts";
+// POST /webhook-endpoints/{id}/deliveries/{deliveryId}/retry: pending again, due now.
+import { errorResponse } from "../http/responses.ts";
 import type { Answer, OperationHandler } from "../openapi/operation-types.ts";
 import type { HandlerDeps } from "./deps.ts";
+import { deliveryAnswer, noSuchEndpoint } from "./webhook-answers.ts";
 
-export function retryWebhookDelivery(_deps: HandlerDeps): OperationHandler<"retryWebhookDelivery"> {
-  return async (_input): Answer<"retryWebhookDelivery"> => {
-    throw new Problem(
-      501,
-      "POST /webhook-endpoints/{id}/deliveries/{deliveryId}/retry is not implemented yet",
-    );
+export function retryWebhookDelivery({
+  webhooks,
+}: HandlerDeps): OperationHandler<"retryWebhookDelivery"> {
+  return async ({ path: { id, deliveryId } }): Answer<"retryWebhookDelivery"> => {
+    const delivery = await webhooks.retryDelivery(id, deliveryId);
+    if (delivery !== undefined) return { status: 202, body: deliveryAnswer(delivery) };
+    if ((await webhooks.getEndpoint(id)) === undefined) return noSuchEndpoint(id);
+    return errorResponse(404, `no delivery ${deliveryId} of webhook endpoint ${id}`);
   };
 }

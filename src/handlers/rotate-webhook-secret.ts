@@ -1,12 +1,14 @@
-// POST /webhook-endpoints/{id}/rotate-secret: Rotate an endpoint's secret. Scaffolded by `npm run generate`: it answers 501
-// until written. The input is typed and validated from the document; the return type makes
-// any answer the document does not describe a compile error.
-import { Problem } from "../http/errors.ts";
+// POST /webhook-endpoints/{id}/rotate-secret: a new secret; the old one signs for a day more.
 import type { Answer, OperationHandler } from "../openapi/operation-types.ts";
 import type { HandlerDeps } from "./deps.ts";
+import { noSuchEndpoint, SECRET_OVERLAP_MS } from "./webhook-answers.ts";
 
-export function rotateWebhookSecret(_deps: HandlerDeps): OperationHandler<"rotateWebhookSecret"> {
-  return async (_input): Answer<"rotateWebhookSecret"> => {
-    throw new Problem(501, "POST /webhook-endpoints/{id}/rotate-secret is not implemented yet");
+export function rotateWebhookSecret({
+  webhooks,
+}: HandlerDeps): OperationHandler<"rotateWebhookSecret"> {
+  return async ({ path: { id } }): Answer<"rotateWebhookSecret"> => {
+    const secret = await webhooks.rotateSecret(id, SECRET_OVERLAP_MS);
+    if (secret === undefined) return noSuchEndpoint(id);
+    return { status: 200, body: { secret } };
   };
 }
