@@ -38,11 +38,12 @@ class RefusedAddressError extends Error {
 export async function sendWebhookAttempt(attempt: Attempt): Promise<AttemptResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const deadline = AbortSignal.timeout(attempt.timeoutMs);
-  const signal =
-    attempt.signal === undefined ? deadline : AbortSignal.any([deadline, attempt.signal]);
+  let deadline: AbortSignal | undefined;
   let status: number;
   try {
+    deadline = AbortSignal.timeout(attempt.timeoutMs);
+    const signal =
+      attempt.signal === undefined ? deadline : AbortSignal.any([deadline, attempt.signal]);
     const answer = await request(attempt.url, {
       method: "POST",
       headers: { ...attempt.headers, "content-type": "application/json" },
@@ -57,7 +58,7 @@ export async function sendWebhookAttempt(attempt: Attempt): Promise<AttemptResul
   } catch (error) {
     const why = attempt.signal?.aborted
       ? "aborted: the sender is stopping"
-      : deadline.aborted
+      : deadline?.aborted
         ? `timed out after ${attempt.timeoutMs} ms`
         : failureText(error);
     return { kind: "failed", error: why, durationMs: elapsed() };
@@ -110,7 +111,7 @@ export async function closeWebhookConnections(): Promise<void> {
 
 /** A connector that refuses a special-purpose address before connecting to it. */
 function checkedConnector(): buildConnector.connector {
-  const connect = buildConnector({ lookup: checkedLookup });
+  const connect = buildConnector({ lookup: lookupRefusing(refusedAmong) });
   return (options, callback) => {
     // An IP in the URL is connected to without a lookup: checked here instead.
     const refused = isIP(options.hostname) === 0 ? undefined : refusedAmong([options.hostname]);
@@ -119,14 +120,21 @@ function checkedConnector(): buildConnector.connector {
   };
 }
 
-/** dns.lookup, failing when any address the name resolves to is refused. */
-const checkedLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error !== null) return callback(error, "");
-    const refused = refusedAmong(addresses.map((a) => a.address));
-    if (refused !== undefined) return callback(new RefusedAddressError(refused), "");
-    const [first] = addresses;
-    if (options.all === true || first === undefined) return callback(null, addresses);
-    callback(null, first.address, first.family);
-  });
-};
+/**
+ * dns.lookup, failing when `refused` objects to the addresses the name resolves to (any one of
+ * them: the connection may go to any).
+ */
+export function lookupRefusing(
+  refused: (addresses: readonly string[]) => string | undefined,
+): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error !== null) return callback(error, "");
+      const why = refused(addresses.map((a) => a.address));
+      if (why !== undefined) return callback(new RefusedAddressError(why), "");
+      const [first] = addresses;
+      if (options.all === true || first === undefined) return callback(null, addresses);
+      callback(null, first.address, first.family);
+    });
+  };
+}

@@ -2,9 +2,13 @@
 // attempt ends (an answer, a redirect not followed, a timeout, an endless answer, a refused
 // address, an abort).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { closeWebhookConnections, sendWebhookAttempt } from "../../src/webhooks/send.ts";
+import {
+  closeWebhookConnections,
+  lookupRefusing,
+  sendWebhookAttempt,
+} from "../../src/webhooks/send.ts";
 import { newWebhookSecret, signatureHeaders } from "../../src/webhooks/signature.ts";
 
 interface Received {
@@ -164,4 +168,34 @@ describe("sendWebhookAttempt", () => {
     const result = await sendWebhookAttempt(delivery(hook.url));
     expect(result).toMatchObject({ kind: "failed", error: "connection refused" });
   });
+});
+
+describe("lookupRefusing", () => {
+  /** Connects to `localhost:port` through the lookup: the address reached, or the error. */
+  const reach = (port: number, autoSelectFamily: boolean, refuse: string | undefined) =>
+    new Promise<string>((resolve) => {
+      const lookup = lookupRefusing(() => refuse);
+      const socket = connect({ host: "localhost", port, lookup, autoSelectFamily });
+      socket.once("connect", () => {
+        resolve(socket.remoteAddress ?? "");
+        socket.destroy();
+      });
+      socket.once("error", (error) => resolve(error.message));
+    });
+
+  // The refusing path is covered above; here, that an allowed name connects whichever way net
+  // asks (one address, or all of them when it races families).
+  it.each([false, true])(
+    "when nothing is refused (autoSelectFamily %s), then the name connects",
+    async (autoSelectFamily) => {
+      const hook = await receiver((response) => response.end());
+      // Where localhost is ::1 first, net tries it (nothing listens there) and says so.
+      expect(await reach(hook.port, autoSelectFamily, undefined)).toMatch(
+        /^127\.0\.0\.1$|ECONNREFUSED ::1/,
+      );
+      const connections = hook.seen.connections;
+      expect(await reach(hook.port, autoSelectFamily, "no")).toBe("no");
+      expect(hook.seen.connections).toBe(connections);
+    },
+  );
 });
