@@ -2,11 +2,11 @@
 // server: the package's `exports` resolve to the built client (npm ci builds it through
 // `prepare`; built again here so the test sees this checkout), its types check under plain
 // `tsc`, and plain `node` round-trips id 9007199254740993 with no code of the consumer's own.
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOKEN } from "../helpers/app.ts";
+import { makeConsumerProject } from "../helpers/consumer-project.ts";
 import { runToExit } from "../helpers/run-process.ts";
 import { useRunningServer } from "../helpers/running-server.ts";
 import { REPO_ROOT } from "../helpers/server-process.ts";
@@ -24,13 +24,7 @@ describe("plantstore/client in a fresh project", () => {
   let project = "";
   const running = useRunningServer(sqliteEngine);
   beforeAll(async () => {
-    const built = await runToExit("npm", ["run", "-s", "build:client"], { env: {} });
-    expect(built.code, built.stdout + built.stderr).toBe(0);
-    project = mkdtempSync(join(tmpdir(), "plantstore-consumer-"));
-    mkdirSync(join(project, "node_modules"));
-    // As `npm install <path to this checkout>` leaves it: a link to the package.
-    symlinkSync(REPO_ROOT, join(project, "node_modules", "plantstore"), "dir");
-    writeFileSync(join(project, "package.json"), '{ "type": "module", "private": true }\n');
+    project = await makeConsumerProject("plantstore-consumer-");
     writeFileSync(join(project, "consumer.mjs"), CONSUMER);
     writeFileSync(join(project, "consumer.ts"), CONSUMER.replace("process.env.URL", '"http://x"'));
     writeFileSync(
