@@ -22,7 +22,10 @@ const endpointFrom = (row: EndpointRow): WebhookEndpoint => ({
 
 export function postgresWebhookReads(
   calls: BoundedCalls,
-): Pick<WebhookStore, "getEndpoint" | "listEndpoints" | "listDeliveries" | "backlog"> {
+): Pick<
+  WebhookStore,
+  "getEndpoint" | "listEndpoints" | "listDeliveries" | "backlog" | "nextDueInMs"
+> {
   const mapped = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
       return await work();
@@ -37,6 +40,19 @@ export function postgresWebhookReads(
         FROM webhook_endpoints WHERE id = ${id}`,
     );
   return {
+    nextDueInMs: () =>
+      mapped(async () => {
+        // Per endpoint, the first entry of its range of webhook_deliveries_due; the server's clock.
+        const [row] = await calls.read(
+          (q) => q<{ due: number | null }[]>`
+            SELECT (extract(epoch FROM min(first) - clock_timestamp()) * 1000)::float8 AS due
+            FROM (SELECT (SELECT next_attempt_at FROM webhook_deliveries AS d
+                          WHERE d.endpoint_id = e.id AND d.status = 'pending'
+                          ORDER BY next_attempt_at LIMIT 1) AS first
+                  FROM webhook_endpoints AS e WHERE e.disabled_at IS NULL) AS firsts`,
+        );
+        return row?.due === null || row?.due === undefined ? null : Number(row.due);
+      }),
     getEndpoint: (id) =>
       mapped(async () => {
         const [row] = await endpoint(id);

@@ -28,7 +28,10 @@ const endpointFrom = (row: EndpointRow): WebhookEndpoint => ({
 export function sqliteWebhookReads(
   db: Database,
   asStoreErrors: <T>(work: () => T) => T,
-): Pick<WebhookStore, "getEndpoint" | "listEndpoints" | "listDeliveries" | "backlog"> {
+): Pick<
+  WebhookStore,
+  "getEndpoint" | "listEndpoints" | "listDeliveries" | "backlog" | "nextDueInMs"
+> {
   const one = db.prepare<[string], EndpointRow>(
     `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = ?`,
   );
@@ -45,7 +48,17 @@ export function sqliteWebhookReads(
     `SELECT count(*) AS pending, min(created_at) AS oldest
      FROM webhook_deliveries WHERE status = 'pending'`,
   );
+  // Per endpoint, the first entry of its range of webhook_deliveries_due.
+  const nextDue = db.prepare<[], { due: number | null }>(
+    `SELECT min((SELECT min(next_attempt_at) FROM webhook_deliveries AS d
+                 WHERE d.endpoint_id = e.id AND d.status = 'pending')) AS due
+     FROM webhook_endpoints AS e WHERE e.disabled_at IS NULL`,
+  );
   return {
+    async nextDueInMs() {
+      const due = asStoreErrors(() => nextDue.get())?.due ?? null;
+      return due === null ? null : due - Date.now();
+    },
     async getEndpoint(id) {
       const row = asStoreErrors(() => one.get(id));
       return row === undefined ? undefined : endpointFrom(row);

@@ -97,6 +97,11 @@ export interface WebhookStore {
   purge(before: Date, limit: number): Promise<number>;
   /** For metrics: pending deliveries, and when the oldest of them was made. */
   backlog(): Promise<{ pending: number; oldestCreatedAt: Date | null }>;
+  /**
+   * Milliseconds until the first pending delivery of an enabled endpoint is due (0 or less:
+   * due now), or null when none is pending. A read, so an idle deliverer polls without writing.
+   */
+  nextDueInMs(): Promise<number | null>;
 }
 
 /** The write entries of writes.ts for webhooks: their arguments and results. */
@@ -179,7 +184,10 @@ type Run = <N extends WriteName>(name: N, args: WriteArgs<N>) => Promise<WriteRe
 export function webhookWrites(
   run: Run,
   newSecret: () => string,
-): Omit<WebhookStore, "getEndpoint" | "listEndpoints" | "listDeliveries" | "backlog"> {
+): Omit<
+  WebhookStore,
+  "getEndpoint" | "listEndpoints" | "listDeliveries" | "backlog" | "nextDueInMs"
+> {
   return {
     async createEndpoint({ url, description }) {
       const createdAt = Date.now();
