@@ -21,6 +21,14 @@ export interface Api {
   methodsAt(path: string): string[];
 }
 
+/** RFC 3339, as the answers write times (toISOString); linear, with no nested repeats. */
+export const DATE_TIME_FORMAT = {
+  type: "string",
+  validate: (text: string) =>
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/i.test(text) &&
+    !Number.isNaN(Date.parse(text)),
+} as const;
+
 /** How openapi-backend compiles request validators: no coercion, every error, with its data. */
 export const VALIDATOR_OPTIONS = {
   coerceTypes: false,
@@ -32,13 +40,7 @@ export const VALIDATOR_OPTIONS = {
         type: "number",
         validate: (n: number) => isInt64Double(n),
       })
-      // RFC 3339, as the answers write times (toISOString); linear, with no nested repeats.
-      .addFormat("date-time", {
-        type: "string",
-        validate: (text: string) =>
-          /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/i.test(text) &&
-          !Number.isNaN(Date.parse(text)),
-      })) satisfies AjvCustomizer,
+      .addFormat("date-time", DATE_TIME_FORMAT)) satisfies AjvCustomizer,
   ajvOpts: { allErrors: true, verbose: true, coerceTypes: false, useDefaults: false },
 } as const;
 
