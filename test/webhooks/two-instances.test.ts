@@ -66,6 +66,6 @@ describe.skipIf(TEST_DATABASE_URL === undefined)(
       const duplicates = got.received.length - delivered().size;
       console.info(`two instances: ${CREATES} created, ${duplicates} delivered twice`);
       expect(duplicates).toBeLessThan(CREATES / 100);
-    });
+    }, 180_000);
   },
 );
