@@ -271,5 +271,5 @@ describe.each(storeEngines)("webhook delivery: $name", (engine) => {
     console.info(
       `${engine.name}: ${acknowledged.length} acknowledged, ${duplicates} delivered twice`,
     );
-  });
+  }, 120_000);
 });
