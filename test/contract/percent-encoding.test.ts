@@ -25,7 +25,7 @@ describe.each(storeEngines)("malformed percent-encoding ($name)", (engine) => {
       method: operation.method as "GET",
       url,
       headers: { ...AUTH, "content-type": "application/json" },
-      ...(operation.method === "POST" ? { payload: "{}" } : {}),
+      ...("requestBody" in operation.operation ? { payload: "{}" } : {}),
     });
 
   it("when the document is read, then it has query and path parameters to try", () => {
