@@ -485,7 +485,12 @@ export type components = {
             message: string;
         };
         NewWebhookEndpoint: {
-            /** @description Where to send the messages, an `https://` URL. */
+            /**
+             * Format: uri
+             * @description Where to send the messages: an absolute `https://` URL without user
+             *     information or a fragment. (A server run for local receivers may also take
+             *     `http://`; see the operation's description.)
+             */
             url: string;
             /** @description What the endpoint is for, for your own reference. */
             description?: string;

@@ -21,7 +21,7 @@ export interface TestApp {
 /** Authentication beyond the two static test tokens and the store's managed tokens, and
  * operating settings changed from their defaults. */
 export type TestAppOptions = Partial<Pick<AuthenticatorOptions, "jwt" | "managed">> &
-  Pick<AppOptions, "onAuthFailure" | "publicUrl"> & {
+  Pick<AppOptions, "onAuthFailure" | "publicUrl" | "allowPrivateWebhooks"> & {
     ops?: Partial<OpsConfig>;
   };
 
@@ -44,6 +44,9 @@ export async function createTestApp(
       }),
     ...(options.onAuthFailure === undefined ? {} : { onAuthFailure: options.onAuthFailure }),
     ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
+    ...(options.allowPrivateWebhooks === undefined
+      ? {}
+      : { allowPrivateWebhooks: options.allowPrivateWebhooks }),
     ops: { ...defaultOpsConfig(), ...options.ops },
     ...(logLines === undefined
       ? { logLevel: "silent" }
