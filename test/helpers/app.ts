@@ -47,7 +47,11 @@ export async function createTestApp(
     ...(options.allowPrivateWebhooks === undefined
       ? {}
       : { allowPrivateWebhooks: options.allowPrivateWebhooks }),
-    ops: { ...defaultOpsConfig(), ...options.ops },
+    // No overload guard unless a test sets one: building an app compiles the document's
+    // validators, which blocks this process's event loop for a second or more on a busy
+    // machine, and every other app alive in the same test file would read that lag as
+    // overload and answer 503 (test/socket/overload.test.ts tests the guard on a server).
+    ops: { ...defaultOpsConfig(), maxEventLoopDelayMs: 0, ...options.ops },
     ...(logLines === undefined
       ? { logLevel: "silent" }
       : {

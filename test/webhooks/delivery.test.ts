@@ -27,6 +27,7 @@ const validWebhook = ajv.compile({
 });
 
 const FAST = {
+  PLANTSTORE_WEBHOOK_SEND: "true",
   PLANTSTORE_WEBHOOK_ALLOW_PRIVATE: "true",
   PLANTSTORE_WEBHOOK_RETRY_SCHEDULE: "1s,1s,1s",
   PLANTSTORE_WEBHOOK_TIMEOUT_MS: "2000",
@@ -217,7 +218,7 @@ describe.each(storeEngines)("webhook delivery: $name", (engine) => {
   it("when registered without allowing private receivers, then loopback, localhost and http:// are refused with the reason", async () => {
     const strict = await startServer({
       databaseUrl: db.url,
-      env: { PLANTSTORE_WEBHOOK_ALLOW_PRIVATE: "false" },
+      env: { PLANTSTORE_WEBHOOK_SEND: "true", PLANTSTORE_WEBHOOK_ALLOW_PRIVATE: "false" },
     });
     try {
       for (const [url, reason] of [
