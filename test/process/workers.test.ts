@@ -39,15 +39,7 @@ describe.each(storeEngines)("PLANTSTORE_WORKERS=2 on $name", (engine) => {
 
   beforeAll(async () => {
     shared = await engine.create();
-    // One worker sends webhooks; the other workers' scrapes must show its numbers once.
-    server = await startServer({
-      databaseUrl: shared.url,
-      env: {
-        ...TWO_WORKERS,
-        PLANTSTORE_WEBHOOK_SEND: "true",
-        PLANTSTORE_WEBHOOK_ALLOW_PRIVATE: "true",
-      },
-    });
+    server = await startServer({ databaseUrl: shared.url, env: TWO_WORKERS });
     await waitUntil(() => listeningWorkers(server).size === 2, "both workers listen", 20_000);
   });
   afterAll(async () => {
