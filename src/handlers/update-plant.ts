@@ -1,12 +1,13 @@
-// PATCH /plants/{id}: Change a plant. Scaffolded by `npm run generate`: it answers 501
-// until written. The input is typed and validated from the document; the return type makes
-// any answer the document does not describe a compile error.
-import { Problem } from "../http/errors.ts";
+// PATCH /plants/{id}: a JSON Merge Patch of the plant's name and tag, answered with the plant
+// as stored once the change is committed.
+import { errorResponse } from "../http/responses.ts";
 import type { Answer, OperationHandler } from "../openapi/operation-types.ts";
 import type { HandlerDeps } from "./deps.ts";
 
-export function updatePlant(_deps: HandlerDeps): OperationHandler<"updatePlant"> {
-  return async (_input): Answer<"updatePlant"> => {
-    throw new Problem(501, "PATCH /plants/{id} is not implemented yet");
+export function updatePlant({ store }: HandlerDeps): OperationHandler<"updatePlant"> {
+  return async ({ path: { id }, body }): Answer<"updatePlant"> => {
+    const plant = await store.update(id, body);
+    if (plant === undefined) return errorResponse(404, `no plant with id ${id}`);
+    return { status: 200, body: { id, ...plant } };
   };
 }
