@@ -10,6 +10,7 @@ import { deletePlant } from "./delete-plant.ts";
 import type { HandlerDeps } from "./deps.ts";
 import { getPlant } from "./get-plant.ts";
 import { listPlants } from "./list-plants.ts";
+import { updatePlant } from "./update-plant.ts";
 
 export function operationHandlers(deps: HandlerDeps): OperationHandlers {
   const health = healthHandlers(deps.store);
@@ -29,5 +30,6 @@ export function operationHandlers(deps: HandlerDeps): OperationHandlers {
     getOpenApiYaml: documentation.getOpenApiYaml,
     getDocs: documentation.getDocs,
     getDocsAsset: documentation.getDocsAsset,
+    updatePlant: updatePlant(deps),
   };
 }

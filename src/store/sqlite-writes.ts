@@ -4,6 +4,11 @@
 import type { Database } from "better-sqlite3";
 import type { WriteArgs, WriteName, WriteResult } from "./writes.ts";
 
+interface PlantColumns {
+  name: string;
+  tag: string | null;
+}
+
 type Prepare<N extends WriteName> = (db: Database) => (args: WriteArgs<N>) => WriteResult<N>;
 
 export const sqliteWrites: { [N in WriteName]: Prepare<N> } = {
@@ -11,9 +16,7 @@ export const sqliteWrites: { [N in WriteName]: Prepare<N> } = {
     const insert = db.prepare<[bigint, string, string | null]>(
       "INSERT INTO plants (id, name, tag) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING",
     );
-    const select = db.prepare<[bigint], { name: string; tag: string | null }>(
-      "SELECT name, tag FROM plants WHERE id = ?",
-    );
+    const select = db.prepare<[bigint], PlantColumns>("SELECT name, tag FROM plants WHERE id = ?");
     return ({ id, name, tag }) => {
       if (insert.run(id, name, tag).changes === 1) return { outcome: "created" };
       const stored = select.get(id);
@@ -25,5 +28,17 @@ export const sqliteWrites: { [N in WriteName]: Prepare<N> } = {
   deletePlant(db) {
     const remove = db.prepare<[bigint]>("DELETE FROM plants WHERE id = ?");
     return ({ id }) => ({ outcome: remove.run(id).changes === 1 ? "deleted" : "absent" });
+  },
+  updatePlant(db) {
+    // A member not given keeps the stored value: name by coalesce, tag by its own flag, as a
+    // given tag may be null (removed).
+    const update = db.prepare<[string | null, number, string | null, bigint], PlantColumns>(
+      `UPDATE plants SET name = coalesce(?, name), tag = CASE WHEN ? THEN ? ELSE tag END
+       WHERE id = ? RETURNING name, tag`,
+    );
+    return ({ id, name, tag }) => {
+      const row = update.get(name ?? null, tag === undefined ? 0 : 1, tag ?? null, id);
+      return row === undefined ? { outcome: "absent" } : { outcome: "updated", ...row };
+    };
   },
 };
