@@ -85,7 +85,23 @@ export type paths = {
         delete: operations["deletePlant"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a plant
+         * @description Changes the name or the tag of the plant stored under `id`, as a JSON Merge
+         *     Patch (RFC 7396): a member sent replaces the stored one, a member not sent is
+         *     kept, and `"tag": null` removes the tag. The id cannot be changed. The answer
+         *     is the plant as stored after the change, in the shape GET answers it, and is
+         *     sent only once the change is committed to durable storage.
+         *
+         *     The body is sent as `application/merge-patch+json` or, for clients that only
+         *     speak that, `application/json`; both are read the same way. Applying the same
+         *     patch twice leaves the same plant, so a client may retry safely. Changes to
+         *     one id (and creates and deletes of it) apply in the order the server receives
+         *     them.
+         *
+         *     Checks run in the order POST /plants lists, then the store (404).
+         */
+        patch: operations["updatePlant"];
         trace?: never;
     };
     "/healthz": {
@@ -468,6 +484,17 @@ export type components = {
              */
             id: bigint;
         } & components["schemas"]["Plant"];
+        /**
+         * @description A JSON Merge Patch (RFC 7396) of a plant: the members to change, at least one.
+         *     A member not sent is kept; `tag: null` removes the tag; `name` cannot be
+         *     removed (null is refused). `id` is not a member: an id cannot be changed.
+         */
+        PlantPatch: {
+            /** @description The new name, kept exactly as sent */
+            name?: string;
+            /** @description The new tag, kept exactly as sent; null removes the tag */
+            tag?: string | null;
+        };
         NewPlant: components["schemas"]["Plant"] & {
             /**
              * Format: int64
@@ -632,8 +659,8 @@ export type components = {
         /**
          * @description The token is valid but carries scopes, and not the one this operation lists
          *     in `x-required-scopes`: `plants:read` to read or list plants, `plants:write`
-         *     to create or delete one, `webhooks:manage` to register and inspect webhook
-         *     endpoints. A token that carries no scope claim at all has
+         *     to create, change or delete one, `webhooks:manage` to register and inspect
+         *     webhook endpoints. A token that carries no scope claim at all has
          *     full access. Checked after the credentials and before the body is read.
          *     The response has a `WWW-Authenticate: Bearer realm="plantstore",
          *     error="insufficient_scope", error_description="…", scope="…"` header naming
@@ -742,8 +769,10 @@ export type components = {
             };
         };
         /**
-         * @description The body's content type is not JSON, or the body is compressed.
-         *     `application/json` is accepted, with no charset or `charset=utf-8`;
+         * @description The body's content type is not one the operation declares, or the body is
+         *     compressed. The declared types (`application/json`, and for PATCH
+         *     /plants/{id} also `application/merge-patch+json`) are accepted with no
+         *     charset or `charset=utf-8`;
          *     Content-Encoding other than `identity` and transfer codings other
          *     than `chunked` are not.
          */
@@ -1200,6 +1229,97 @@ export interface operations {
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    updatePlant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The plant's id, as a canonical decimal integer: an optional `-`, then `0` or
+                 *     digits without leading zeros, from -9223372036854775808 up to and including
+                 *     9223372036854775807; anything else (`1e2`, `0x10`, `+1`, `01`, `-0`, `1.0`,
+                 *     spaces, out of range) answers 400, never 404.
+                 */
+                id: components["parameters"]["PlantId"];
+            };
+            cookie?: never;
+        };
+        /** @description What to change. At most 65536 bytes, UTF-8 JSON. */
+        requestBody: {
+            content: {
+                "application/merge-patch+json": components["schemas"]["PlantPatch"];
+                "application/json": components["schemas"]["PlantPatch"];
+            };
+        };
+        responses: {
+            /** @description The plant as stored after the change, with its id. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StoredPlant"];
+                };
+            };
+            /**
+             * @description The request is malformed: the id in the path is not a canonical decimal
+             *     int64, a query parameter was sent, or the body is missing, is not valid
+             *     UTF-8 JSON, is not a JSON object, is empty (`{}`: nothing to change), has a
+             *     member other than `name` and `tag` (`id` included: an id cannot be
+             *     changed), has a member of the wrong type (no coercion; `name` cannot be
+             *     null), or a string the store cannot keep exactly (unpaired UTF-16
+             *     surrogates, or the NUL character U+0000). `message` names the field and the
+             *     reason.
+             */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            /** @description No plant is stored under this id (never created, or deleted). Nothing was changed. */
+            404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            /**
+             * @description The server cannot take the request now, for any of the reasons POST /plants
+             *     lists; `Retry-After` says how many seconds to wait. After a database
+             *     failure the change may or may not be applied; sending the same patch again
+             *     is safe.
+             */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getHealth: {
@@ -1812,7 +1932,7 @@ export interface parametersWithDefaults {
     listWebhookDeliveries: { query: "limit"; };
 }
 /** The operations the server serves: those under paths, not the webhooks it sends. */
-export type servedOperations = "listPlants" | "createPlant" | "getPlant" | "deletePlant" | "getHealth" | "getReadiness" | "getMetrics" | "getOpenApiJson" | "getOpenApiYaml" | "getDocs" | "getDocsAsset" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "deleteWebhookEndpoint" | "rotateWebhookSecret" | "listWebhookDeliveries" | "retryWebhookDelivery";
+export type servedOperations = "listPlants" | "createPlant" | "getPlant" | "deletePlant" | "updatePlant" | "getHealth" | "getReadiness" | "getMetrics" | "getOpenApiJson" | "getOpenApiYaml" | "getDocs" | "getDocsAsset" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "deleteWebhookEndpoint" | "rotateWebhookSecret" | "listWebhookDeliveries" | "retryWebhookDelivery";
 
 /** Per operation: method, path, and where int64s stand (read and written exactly). */
 export const operationTable = {
@@ -1908,6 +2028,34 @@ export const operationTable = {
             "404": [],
             "405": [],
             "408": [],
+            "429": [],
+            "431": [],
+            "500": [],
+            "503": []
+        }
+    },
+    "updatePlant": {
+        "method": "PATCH",
+        "path": "/plants/{id}",
+        "bodyType": "application/merge-patch+json",
+        "int64Parameters": [
+            "id"
+        ],
+        "int64InBody": [],
+        "int64InAnswers": {
+            "200": [
+                [
+                    "id"
+                ]
+            ],
+            "400": [],
+            "401": [],
+            "403": [],
+            "404": [],
+            "405": [],
+            "408": [],
+            "413": [],
+            "415": [],
             "429": [],
             "431": [],
             "500": [],

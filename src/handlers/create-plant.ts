@@ -1,23 +1,17 @@
 // POST /plants. Runs only for routed, authenticated, validated requests.
 import { errorResponse } from "../http/responses.ts";
 import type { Answer, OperationHandler } from "../openapi/operation-types.ts";
-import { UnstorableValueError } from "../store/store.ts";
 import type { HandlerDeps } from "./deps.ts";
 
 export function createPlant({ store }: HandlerDeps): OperationHandler<"createPlant"> {
   return async ({ body: { id, name, tag } }): Answer<"createPlant"> => {
-    try {
-      const result = await store.create(tag === undefined ? { id, name } : { id, name, tag });
-      if (result.kind === "conflict") {
-        return errorResponse(
-          409,
-          `a plant with id ${id} already exists with a different name or tag`,
-        );
-      }
-      return { status: 200, body: result.plant };
-    } catch (error) {
-      if (error instanceof UnstorableValueError) return errorResponse(400, error.message);
-      throw error;
+    const result = await store.create(tag === undefined ? { id, name } : { id, name, tag });
+    if (result.kind === "conflict") {
+      return errorResponse(
+        409,
+        `a plant with id ${id} already exists with a different name or tag`,
+      );
     }
+    return { status: 200, body: result.plant };
   };
 }

@@ -17,6 +17,7 @@ import { listWebhookDeliveries } from "./list-webhook-deliveries.ts";
 import { listWebhookEndpoints } from "./list-webhook-endpoints.ts";
 import { retryWebhookDelivery } from "./retry-webhook-delivery.ts";
 import { rotateWebhookSecret } from "./rotate-webhook-secret.ts";
+import { updatePlant } from "./update-plant.ts";
 
 export function operationHandlers(deps: HandlerDeps): OperationHandlers {
   const health = healthHandlers(deps.store);
@@ -43,5 +44,6 @@ export function operationHandlers(deps: HandlerDeps): OperationHandlers {
     rotateWebhookSecret: rotateWebhookSecret(deps),
     listWebhookDeliveries: listWebhookDeliveries(deps),
     retryWebhookDelivery: retryWebhookDelivery(deps),
+    updatePlant: updatePlant(deps),
   };
 }

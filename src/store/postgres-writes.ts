@@ -5,7 +5,14 @@
 import type { TransactionSql } from "postgres";
 import { postgresWebhookWrites } from "./postgres-webhook-writes.ts";
 import { newPlantBody } from "./webhooks.ts";
-import type { PlantRow, WriteArgs, WriteName, WriteResult } from "./writes.ts";
+import type {
+  PlantChange,
+  PlantRow,
+  UpdateOutcome,
+  WriteArgs,
+  WriteName,
+  WriteResult,
+} from "./writes.ts";
 
 export type PostgresTransaction = TransactionSql<{ bigint: bigint }>;
 
@@ -66,6 +73,27 @@ export const postgresWrites: { [N in WriteName]: ApplyRun<N> } = {
     // An id given twice is deleted by the first; the later ones find nothing.
     return ids.map((id) => ({ outcome: deleted.delete(id) ? "deleted" : "absent" }));
   },
+  async updatePlant(tx, changes) {
+    // One UPDATE per round, where round r holds the r-th change of each id: one UPDATE cannot
+    // apply two changes to one row, and rounds in order keep each id's changes in order (a
+    // later one sees the earlier). Mostly a run has each id once: one statement.
+    const rounds: PlantChange[][] = [];
+    const seen = new Map<string, number>();
+    const roundOf = changes.map((change) => {
+      const id = String(change.id);
+      const round = seen.get(id) ?? 0;
+      seen.set(id, round + 1);
+      if (round === rounds.length) rounds.push([]);
+      rounds[round]?.push(change);
+      return round;
+    });
+    const stored: Map<string, UpdateOutcome>[] = [];
+    for (const round of rounds) stored.push(await updateRound(tx, round));
+    return changes.map(
+      (change, at) =>
+        stored[roundOf[at] as number]?.get(String(change.id)) ?? { outcome: "absent" },
+    );
+  },
   ...postgresWebhookWrites,
 };
 
@@ -84,4 +112,26 @@ async function insertOutbox(tx: PostgresTransaction, created: readonly PlantRow[
                 ${created.map(newPlantBody)}::text[]) AS p(id, body)
     CROSS JOIN webhook_endpoints AS e
     WHERE e.disabled_at IS NULL`;
+}
+
+/** Changes of distinct ids in one statement; what each stored plant became, by id. */
+async function updateRound(
+  tx: PostgresTransaction,
+  changes: readonly PlantChange[],
+): Promise<Map<string, UpdateOutcome>> {
+  // A member not given keeps the stored value: name by coalesce, tag by its own flag, as a
+  // given tag may be null (removed). The flag is text: the ids, names and tags show that
+  // text arrays arrive intact, where postgres.js mistypes a boolean array.
+  const updated = await tx<PlantRow[]>`
+    UPDATE plants AS p
+    SET name = coalesce(c.name, p.name), tag = CASE c.tag_is WHEN 'set' THEN c.tag ELSE p.tag END
+    FROM unnest(${changes.map((c) => String(c.id))}::int8[],
+                ${changes.map((c) => c.name ?? null)}::text[],
+                ${changes.map((c) => (c.tag === undefined ? "keep" : "set"))}::text[],
+                ${changes.map((c) => c.tag ?? null)}::text[]) AS c(id, name, tag_is, tag)
+    WHERE p.id = c.id
+    RETURNING p.id, p.name, p.tag`;
+  return new Map(
+    updated.map(({ id, name, tag }) => [String(id), { outcome: "updated", name, tag }]),
+  );
 }

@@ -16,7 +16,7 @@ import { migratePostgres } from "./postgres-migrations.ts";
 import { createPostgresTokenStore } from "./postgres-tokens.ts";
 import { postgresWebhookReads } from "./postgres-webhooks.ts";
 import { type PostgresTransaction, postgresWrites } from "./postgres-writes.ts";
-import { resultOf, toPlant, toStoredPlant } from "./rows.ts";
+import { resultOf, toPlant, toStoredPlant, updatedPlant } from "./rows.ts";
 import type { CreateResult, MigrationResult, NewPlant, Store } from "./store.ts";
 import { webhookWrites } from "./webhooks.ts";
 import { createWritePath, type Write, type WriteArgs, type WriteName } from "./writes.ts";
@@ -201,6 +201,9 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
         plants: rows.map(toStoredPlant),
         full: rows.length < fetched || fetched >= limit,
       };
+    },
+    async update(id, patch) {
+      return updatedPlant(await write("updatePlant", { id, ...patch }));
     },
     async delete(id) {
       return (await write("deletePlant", { id })).outcome === "deleted";

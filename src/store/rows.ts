@@ -1,6 +1,6 @@
-// What a createPlant write reports, as the store's CreateResult; rows as the store answers them.
+// What the plant writes report, as the store's results; rows as the store answers them.
 import type { CreateResult, Page, Plant, StoredPlant } from "./store.ts";
-import type { CreateOutcome, PlantRow } from "./writes.ts";
+import type { CreateOutcome, PlantRow, UpdateOutcome } from "./writes.ts";
 
 export function resultOf(wanted: PlantRow, outcome: CreateOutcome): CreateResult {
   if (outcome.outcome === "created") return { kind: "created", plant: toPlant(wanted) };
@@ -9,6 +9,10 @@ export function resultOf(wanted: PlantRow, outcome: CreateOutcome): CreateResult
     ? { kind: "replayed", plant: existing }
     : { kind: "conflict", existing };
 }
+
+/** What an updatePlant write reports, as the store answers it: undefined when none was stored. */
+export const updatedPlant = (outcome: UpdateOutcome): Plant | undefined =>
+  outcome.outcome === "updated" ? toPlant(outcome) : undefined;
 
 export const toPlant = (row: { name: string; tag: string | null }): Plant =>
   row.tag === null ? { name: row.name } : { name: row.name, tag: row.tag };

@@ -6,6 +6,11 @@ import { sqliteWebhookWrites } from "./sqlite-webhook-writes.ts";
 import { newPlantBody } from "./webhooks.ts";
 import type { WriteArgs, WriteName, WriteResult } from "./writes.ts";
 
+interface PlantColumns {
+  name: string;
+  tag: string | null;
+}
+
 type Prepare<N extends WriteName> = (db: Database) => (args: WriteArgs<N>) => WriteResult<N>;
 
 export const sqliteWrites: { [N in WriteName]: Prepare<N> } = {
@@ -13,9 +18,7 @@ export const sqliteWrites: { [N in WriteName]: Prepare<N> } = {
     const insert = db.prepare<[bigint, string, string | null]>(
       "INSERT INTO plants (id, name, tag) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING",
     );
-    const select = db.prepare<[bigint], { name: string; tag: string | null }>(
-      "SELECT name, tag FROM plants WHERE id = ?",
-    );
+    const select = db.prepare<[bigint], PlantColumns>("SELECT name, tag FROM plants WHERE id = ?");
     // The outbox: one pending delivery per enabled endpoint, in the create's transaction. Ids
     // sort by creation time, as the delivery log lists them.
     const outbox = db.prepare<[{ now: number; id: bigint; body: string }]>(
@@ -39,6 +42,18 @@ export const sqliteWrites: { [N in WriteName]: Prepare<N> } = {
   deletePlant(db) {
     const remove = db.prepare<[bigint]>("DELETE FROM plants WHERE id = ?");
     return ({ id }) => ({ outcome: remove.run(id).changes === 1 ? "deleted" : "absent" });
+  },
+  updatePlant(db) {
+    // A member not given keeps the stored value: name by coalesce, tag by its own flag, as a
+    // given tag may be null (removed).
+    const update = db.prepare<[string | null, number, string | null, bigint], PlantColumns>(
+      `UPDATE plants SET name = coalesce(?, name), tag = CASE WHEN ? THEN ? ELSE tag END
+       WHERE id = ? RETURNING name, tag`,
+    );
+    return ({ id, name, tag }) => {
+      const row = update.get(name ?? null, tag === undefined ? 0 : 1, tag ?? null, id);
+      return row === undefined ? { outcome: "absent" } : { outcome: "updated", ...row };
+    };
   },
   ...sqliteWebhookWrites,
 };

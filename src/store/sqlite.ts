@@ -8,7 +8,7 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { newWebhookSecret } from "../webhooks/signature.ts";
 import { createFaultLatch } from "./fault-latch.ts";
-import { PageBuilder, resultOf, toPlant, toStoredPlant } from "./rows.ts";
+import { PageBuilder, resultOf, toPlant, toStoredPlant, updatedPlant } from "./rows.ts";
 import { configureConnection } from "./sqlite-connection.ts";
 import { sqliteStoreError } from "./sqlite-errors.ts";
 import { assertSameFile, fileIdentity } from "./sqlite-file.ts";
@@ -117,6 +117,9 @@ export function openSqliteStore(path: string): Store {
         }
         return page.done();
       });
+    },
+    async update(id, patch) {
+      return updatedPlant(await writes.run("updatePlant", { id, ...patch }));
     },
     async delete(id) {
       return (await writes.run("deletePlant", { id })).outcome === "deleted";

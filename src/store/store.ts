@@ -13,6 +13,12 @@ export interface NewPlant extends Plant {
   id: bigint;
 }
 
+/** What an update changes: a member given replaces the stored one; tag null removes it. */
+export interface PlantPatch {
+  name?: string;
+  tag?: string | null;
+}
+
 /** A stored plant with its id, as reads return it. */
 export interface StoredPlant extends Plant {
   id: bigint;
@@ -49,6 +55,11 @@ export interface PlantStore {
    * repeats or skips a plant that exists throughout.
    */
   list(page: PageRequest): Promise<Page>;
+  /**
+   * Changes a stored plant as a merge patch (a member given replaces the stored one; tag null
+   * removes it); resolves once committed with the plant as stored, or undefined if none was.
+   */
+  update(id: bigint, patch: PlantPatch): Promise<Plant | undefined>;
   /** Resolves once the delete is durably committed: true if a plant was deleted, false if none was stored. */
   delete(id: bigint): Promise<boolean>;
   /**

@@ -6,7 +6,7 @@
 // metrics do not change. A write reports what it found (a conflict, nothing to delete) as its
 // result; a write that throws fails its whole batch, as a failed commit would.
 import { createBatcher } from "./batcher.ts";
-import { assertStorableText } from "./store.ts";
+import { assertStorableText, type PlantPatch } from "./store.ts";
 import { WEBHOOK_WRITE_KEYS, type WebhookWrites } from "./webhooks.ts";
 
 /** A plant as written: no tag is null. */
@@ -25,10 +25,20 @@ export interface DeleteOutcome {
   outcome: "deleted" | "absent";
 }
 
+/** A change of one plant: its id and the patch (store.ts) to apply to it. */
+export interface PlantChange extends PlantPatch {
+  id: bigint;
+}
+
+export type UpdateOutcome =
+  /** The plant as stored after the change. */
+  { outcome: "updated"; name: string; tag: string | null } | { outcome: "absent" };
+
 /** Every write: its arguments and its result. The result's `outcome` labels its metrics. */
 export interface Writes extends WebhookWrites {
   createPlant: { args: PlantRow; result: CreateOutcome };
   deletePlant: { args: { id: bigint }; result: DeleteOutcome };
+  updatePlant: { args: PlantChange; result: UpdateOutcome };
 }
 
 export type WriteName = keyof Writes;
@@ -45,6 +55,7 @@ export type Write = { [N in WriteName]: { name: N; args: WriteArgs<N> } }[WriteN
 const WRITE_KEYS: { [N in WriteName]: (args: WriteArgs<N>) => string } = {
   createPlant: (plant) => `plant:${plant.id}`,
   deletePlant: ({ id }) => `plant:${id}`,
+  updatePlant: ({ id }) => `plant:${id}`,
   ...WEBHOOK_WRITE_KEYS,
 };
 

@@ -25,6 +25,7 @@ describe.each(storeEngines)("malformed percent-encoding ($name)", (engine) => {
       method: operation.method as "GET",
       url,
       headers: { ...AUTH, "content-type": "application/json" },
+      // A body for every operation that takes one, whatever its method.
       ...("requestBody" in operation.operation ? { payload: "{}" } : {}),
     });
 

@@ -22,6 +22,9 @@ interface Schema {
   const?: unknown;
   properties?: Record<string, Schema>;
   required?: string[];
+  minProperties?: number;
+  maxProperties?: number;
+  additionalProperties?: boolean | Schema;
   items?: Schema;
   minItems?: number;
   maxItems?: number;
@@ -117,6 +120,13 @@ function validText(schema: Schema, longest: number): fc.Arbitrary<string> {
 /** A value the schema accepts. `longest` bounds, in bytes, what the schema leaves unbounded. */
 export function validValue(raw: Schema, longest: number): fc.Arbitrary<unknown> {
   const schema = flat(raw);
+  const value = validOfType(schema, longest);
+  // 3.1's nullable, [type, "null"]: now and then null.
+  const nullable = Array.isArray(schema.type) && schema.type.includes("null");
+  return nullable ? fc.oneof({ weight: 4, arbitrary: value }, fc.constant(null)) : value;
+}
+
+function validOfType(schema: Schema, longest: number): fc.Arbitrary<unknown> {
   if (schema.const !== undefined) return fc.constant(schema.const);
   if (schema.enum !== undefined) return fc.constantFrom(...schema.enum);
   const choices = schema.anyOf ?? schema.oneOf;
@@ -145,10 +155,16 @@ export function validValue(raw: Schema, longest: number): fc.Arbitrary<unknown> 
       const names = Object.keys(properties);
       // The body limit is shared: each member gets its part of the longest.
       const each = Math.floor(longest / Math.max(names.length, 1));
-      return fc.record(
-        Object.fromEntries(names.map((name) => [name, validValue(properties[name] ?? {}, each)])),
-        { requiredKeys: (schema.required ?? []).filter((name) => names.includes(name)) },
-      );
+      const { minProperties = 0, maxProperties = Number.POSITIVE_INFINITY } = schema;
+      return fc
+        .record(
+          Object.fromEntries(names.map((name) => [name, validValue(properties[name] ?? {}, each)])),
+          { requiredKeys: (schema.required ?? []).filter((name) => names.includes(name)) },
+        )
+        .filter((value) => {
+          const count = Object.keys(value).length;
+          return count >= minProperties && count <= maxProperties;
+        });
     }
     default:
       return fc.jsonValue({ maxDepth: 1 });
@@ -192,6 +208,15 @@ export function invalidValue(raw: Schema): fc.Arbitrary<unknown> {
   }
   if (type === "string" && schema.format === "uri") {
     bounds.push(fc.constantFrom("not a uri", "/relative/path", "http://", "http://a b/"));
+  }
+  if (type === "object" && (schema.minProperties ?? 0) > 0) bounds.push(fc.constant({}));
+  if (type === "object" && schema.additionalProperties === false) {
+    bounds.push(
+      validValue(schema, 1000).map((value) => ({
+        ...(value as object),
+        "not a member of the schema": 1,
+      })),
+    );
   }
   for (const name of type === "object" ? (schema.required ?? []) : []) {
     bounds.push(

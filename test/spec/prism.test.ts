@@ -295,9 +295,12 @@ function documentTraffic(given: { scopedToken: Map<string, string>; jwt: string 
       ([scopes]) => !scopesOf(operation).some((scope) => scopes.split(" ").includes(scope)),
     );
     if (others !== undefined && documents(403)) generic.push(send(403, bearer(others[1])));
-    // Over the limit and still valid for Prism: the example with a member it ignores.
+    // Over the limit and still valid for Prism (which forwards the body re-serialised): the
+    // example with a string member made long, or, where it has none, with a member added.
     if (typeof example === "object" && example !== null && documents(413)) {
-      generic.push(send(413, own, JSON.stringify({ ...example, padding: "a".repeat(70_000) })));
+      const member = Object.entries(example).find(([, value]) => typeof value === "string")?.[0];
+      const padded = { ...example, [member ?? "padding"]: "a".repeat(70_000) };
+      generic.push(send(413, own, JSON.stringify(padded)));
     }
     if (takesBearer(operation) && documents(503)) generic.push(send(503, bearer(given.jwt)));
     if (needsCredentials(operation) && documents(429)) limited.push(send(429, own));

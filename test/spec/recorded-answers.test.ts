@@ -6,8 +6,13 @@
 // corpus (test/helpers/fuzz-corpus.ts). A deliberate change of behaviour is recorded anew with
 // `RECORD_ANSWERS=1 npx vitest run test/spec/recorded-answers.test.ts`, and the diff of the file
 // is the review of what changed.
+//
+// Each line carries its probe's key (what it sends), and the probes the recording has are sent
+// first, in its order: so an operation added to the document leaves every recorded answer as it
+// was, and its own probes, sent after them, are checked against the document until a recording
+// adds them at the end of the file.
 import { createHash } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import fc from "fast-check";
@@ -66,6 +71,8 @@ interface Probe {
 
 interface Recorded {
   what: string;
+  /** What the probe sends (probeKeys), to find its answer whatever else is probed. */
+  key: string;
   /** Why test/helpers/contract.ts finds the answer undocumented, if it does. */
   undocumented?: string;
   status: number;
@@ -88,11 +95,12 @@ const operations = Object.entries(document.paths ?? {}).flatMap(([path, item]) =
     (method) => ({ path, method: method.toUpperCase() }),
   ),
 );
+// A fixed order (the fuzz sample below picks from it by index), then any other method the
+// document uses.
 const METHODS = [
   ...new Set([
+    ...["GET", "POST", "DELETE", "HEAD", "PUT", "OPTIONS", "PATCH", "TRACE", "QUERY", "PURGE"],
     ...operations.map((operation) => operation.method),
-    ...["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH", "TRACE", "QUERY"],
-    "PURGE",
   ]),
 ];
 const SEGMENTS = [
@@ -365,8 +373,46 @@ const DOCUMENT_LISTS = [
   "access-control-expose-headers",
 ];
 
+/** A key per probe: a digest of what it sends, and which of the probes sending that it is. */
+function probeKeys(all: readonly Probe[]): string[] {
+  const seen = new Map<string, number>();
+  return all.map((probe) => {
+    const digest = createHash("sha256").update(JSON.stringify(probe)).digest("hex").slice(0, 16);
+    const nth = seen.get(digest) ?? 0;
+    seen.set(digest, nth + 1);
+    return `${digest}#${nth}`;
+  });
+}
+
+/** The probes in the recording's order, then those it does not have yet, in theirs. */
+function inRecordedOrder(
+  all: readonly Probe[],
+  keys: readonly string[],
+  recordedKeys: readonly string[],
+): { probe: Probe; key: string }[] {
+  const byKey = new Map(all.map((probe, n) => [keys[n] as string, probe]));
+  const known = new Set(recordedKeys);
+  return [
+    ...recordedKeys.flatMap((key) => {
+      const probe = byKey.get(key);
+      return probe === undefined ? [] : [{ probe, key }];
+    }),
+    ...all.flatMap((probe, n) =>
+      known.has(keys[n] as string) ? [] : [{ probe, key: keys[n] as string }],
+    ),
+  ];
+}
+
+/** A 405's list of the path's methods is the document's, like `Allow`. */
+const withoutMethodList = (text: string): string =>
+  text.replace(
+    / is not allowed on (\S+); use [A-Z, ]+"/,
+    ' is not allowed on $1; use <from the document>"',
+  );
+
 function recorded(
   what: string,
+  key: string,
   status: number,
   rawHeaders: Record<string, unknown>,
   body: Buffer,
@@ -382,29 +428,26 @@ function recorded(
     if (typeof headers[name] === "string") headers[name] = "<from the document>";
   }
   const raw = body.toString("latin1");
-  const text = raw.replace(
-    / is not allowed on (\S+); use [A-Z, ]+"/,
-    ' is not allowed on $1; use <from the document>"',
-  );
+  const text = withoutMethodList(raw);
   if (text !== raw) delete headers["content-length"];
   if (typeof headers["etag"] === "string") {
     // The published document: the document tests check its text, so editing the YAML
     // leaves these answers as recorded.
     headers["etag"] = "<the document's ETag>";
     delete headers["content-length"];
-    return { what, status, headers };
+    return { what, key, status, headers };
   }
   if (String(headers["content-type"]).startsWith("text/plain; version=0.0.4")) {
     delete headers["content-length"];
     // The last scrape is kept whole, so that a change in what is counted shows in the diff;
     // others may be a text made up to a second before (src/ops/metrics.ts), so not kept.
     return whole
-      ? { what, status, headers, body: withoutTimings(text) }
-      : { what, status, headers };
+      ? { what, key, status, headers, body: withoutTimings(text) }
+      : { what, key, status, headers };
   }
-  if (text.length <= BODY_KEPT) return { what, status, headers, body: text };
+  if (text.length <= BODY_KEPT) return { what, key, status, headers, body: text };
   const bodySha256 = createHash("sha256").update(text, "latin1").digest("hex");
-  return { what, status, headers, bodySha256, bodyLength: text.length };
+  return { what, key, status, headers, bodySha256, bodyLength: text.length };
 }
 
 // Process-wide series and durations differ from run to run; every plantstore_ count is kept,
@@ -415,6 +458,33 @@ function withoutTimings(metrics: string): string {
     .filter((line) => /^plantstore_/.test(line) && !/^plantstore_\w+_(bucket|sum)\b/.test(line))
     .sort()
     .join("\n");
+}
+
+/**
+ * What is left of a caller's limit, as what this request used of it: `r=<previous - 1>` where
+ * it was counted, `r=<previous>` where not, after that caller's previous answer (the first is
+ * kept as it came). Absolute counts would shift every later answer when a probe is added or
+ * answered otherwise; these change only where the counting did.
+ */
+function countedSince(): (probe: Probe, answer: Recorded) => Recorded {
+  const left = new Map<string, number>();
+  return (probe, answer) => {
+    const field = answer.headers["ratelimit"];
+    const match = typeof field === "string" ? /^(.*;r=)(\d+)(;.*)$/.exec(field) : null;
+    if (match === null) return answer;
+    const [, before = "", digits = "", after = ""] = match;
+    // A caller is its credentials, however the scheme is spelt or spaced.
+    const caller = JSON.stringify(probe.headers?.["authorization"] ?? "")
+      .replace(/\s+/g, " ")
+      .toLowerCase();
+    const previous = left.get(caller);
+    const now = Number(digits);
+    left.set(caller, now);
+    if (previous === undefined) return answer;
+    const used = previous - now;
+    const said = used === 0 ? "<previous>" : `<previous - ${used}>`;
+    return { ...answer, headers: { ...answer.headers, ratelimit: `${before}${said}${after}` } };
+  };
 }
 
 function describeProbe(probe: Probe, credentials: Record<string, unknown>): string {
@@ -491,11 +561,18 @@ describe("the answers to every probe, against those recorded", () => {
     vi.useRealTimers();
   });
 
-  async function answer(probe: Probe, n: number, last: number, what: string): Promise<Recorded> {
+  async function answer(
+    probe: Probe,
+    n: number,
+    whole: boolean,
+    what: string,
+    key: string,
+  ): Promise<Recorded> {
     if (probe.raw === true) {
       const request = `${probe.method} ${probe.url} HTTP/1.1\r\nHost: x\r\nAuthorization: ${VALID}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`;
       const got = await rawRequest(rawBase, [request]);
-      return { what, status: got?.status ?? 0, headers: {}, body: got?.body ?? "" };
+      const body = withoutMethodList(got?.body ?? "");
+      return { what, key, status: got?.status ?? 0, headers: {}, body };
     }
     const options: InjectOptions = {
       method: probe.method as NonNullable<InjectOptions["method"]>,
@@ -515,40 +592,62 @@ describe("the answers to every probe, against those recorded", () => {
       res = response;
       undocumented = message;
     }
-    const answer = recorded(what, res.statusCode, res.headers, res.rawPayload, n === last);
+    const answer = recorded(what, key, res.statusCode, res.headers, res.rawPayload, whole);
     return undocumented === undefined ? answer : { ...answer, undocumented };
   }
 
+  /** A probe as its key sees it: credentials by kind, as managed tokens differ from run to run. */
+  const keyed = (probe: Probe): Probe => {
+    const authorization = probe.headers?.["authorization"];
+    const kind = Object.entries(credentials).find(
+      ([, value]) => value !== undefined && value === authorization,
+    )?.[0];
+    return kind === undefined
+      ? probe
+      : { ...probe, headers: { ...probe.headers, authorization: kind } };
+  };
+
   it("when every probe is sent in order, then each answer is the one recorded", async () => {
     const all = [...probes(credentials), plainProbe("GET", "/plants?limit=1000")];
-    all.push(plainProbe("GET", "/metrics"));
+    const scrape = plainProbe("GET", "/metrics");
+    all.push(scrape);
+    const expected = existsSync(RECORDING)
+      ? readFileSync(RECORDING, "utf8")
+          .split("\n")
+          .filter((line) => line !== "")
+          .map((line) => JSON.parse(line) as Recorded)
+      : [];
+    const keys = probeKeys(all.map(keyed));
+    const sent = inRecordedOrder(
+      all,
+      keys,
+      expected.map((line) => line.key),
+    );
     const answers: Recorded[] = [];
-    for (const [n, probe] of all.entries()) {
-      // The last scrape made afresh, counting everything before it.
-      if (n === all.length - 1)
-        await new Promise((resolve) => setTimeout(resolve, METRICS_TEXT_MS));
-      answers.push(await answer(probe, n, all.length - 1, describeProbe(probe, credentials)));
+    const counted = countedSince();
+    for (const [n, { probe, key }] of sent.entries()) {
+      // The scrape made afresh, counting everything before it.
+      if (probe === scrape) await new Promise((resolve) => setTimeout(resolve, METRICS_TEXT_MS));
+      const one = await answer(probe, n, probe === scrape, describeProbe(probe, credentials), key);
+      answers.push(counted(probe, one));
     }
     if (RECORD) {
       writeFileSync(RECORDING, answers.map((one) => `${JSON.stringify(one)}\n`).join(""));
       return;
     }
-    const expected = readFileSync(RECORDING, "utf8")
-      .split("\n")
-      .filter((line) => line !== "")
-      .map((line) => JSON.parse(line) as Recorded);
-    expect(answers.length, "the number of probes").toBe(expected.length);
-    const differences = answers.flatMap((got, n) => {
-      const want = expected[n];
-      return JSON.stringify(got) === JSON.stringify(want)
+    const got = new Map(answers.map((one) => [one.key, one]));
+    const differences = expected.flatMap((want, n) => {
+      const one = got.get(want.key);
+      if (one === undefined) return [`#${n} ${want.what}: no longer sent`];
+      return JSON.stringify(one) === JSON.stringify(want)
         ? []
         : [
-            `#${n} ${got.what}\n  got:      ${JSON.stringify(got)}\n  recorded: ${JSON.stringify(want)}`,
+            `#${n} ${want.what}\n  got:      ${JSON.stringify(one)}\n  recorded: ${JSON.stringify(want)}`,
           ];
     });
     expect(
       differences.length,
-      `${differences.length} of ${all.length} answers differ; the first 5:\n${differences.slice(0, 5).join("\n")}`,
+      `${differences.length} of ${expected.length} recorded answers differ; the first 5:\n${differences.slice(0, 5).join("\n")}`,
     ).toBe(0);
   });
 });

@@ -1,4 +1,5 @@
 // The behaviour every PlantStore engine must have. Each engine's test file calls this once.
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INT64_MAX, INT64_MIN } from "../../src/http/int64.ts";
 import { StoreUnavailableError, UnstorableValueError } from "../../src/store/store.ts";
@@ -127,33 +128,130 @@ export function describeStoreContract(engine: StoreEngine): void {
 
     // Writes to one id commit in the order they were made, even where batches commit side by
     // side (a pool): other writes in flight spread them over several batches.
-    it("when creates and deletes of one id are made together among hundreds of other writes, then they apply in the order made", async () => {
+    it("when creates, updates and deletes of one id are made together among hundreds of other writes, then they apply in the order made", async () => {
       const id = uniqueId();
       const noise = () =>
-        Array.from({ length: 150 }, () => db.store.create({ id: uniqueId(), name: "noise" }));
+        Array.from({ length: 150 }, (_, i) =>
+          i % 3 === 0
+            ? db.store.update(uniqueId(), { name: "noise" })
+            : db.store.create({ id: uniqueId(), name: "noise" }),
+        );
       const steps: Promise<unknown>[] = [];
       const writes = [
         () => db.store.create({ id, name: "first" }),
+        () => db.store.update(id, { tag: "a" }),
         () => db.store.delete(id),
+        () => db.store.update(id, { name: "nothing to change" }),
         () => db.store.create({ id, name: "second", tag: "t" }),
+        () => db.store.update(id, { tag: null }),
         () => db.store.delete(id),
         () => db.store.delete(id),
         () => db.store.create({ id, name: "third" }),
         () => db.store.create({ id, name: "third" }),
+        () => db.store.update(id, { name: "fourth", tag: "b" }),
       ];
       for (const write of writes) steps.push(...noise(), write());
       const results = await Promise.all(steps);
       const ours = results.filter((_, i) => (i + 1) % 151 === 0);
       expect(ours).toEqual([
         { kind: "created", plant: { name: "first" } },
+        { name: "first", tag: "a" },
         true,
+        undefined,
         { kind: "created", plant: { name: "second", tag: "t" } },
+        { name: "second" },
         true,
         false,
         { kind: "created", plant: { name: "third" } },
         { kind: "replayed", plant: { name: "third" } },
+        { name: "fourth", tag: "b" },
       ]);
-      expect(await db.store.get(id)).toEqual({ name: "third" });
+      expect(await db.store.get(id)).toEqual({ name: "fourth", tag: "b" });
+    });
+
+    it("when a stored plant is updated, then each member given replaces the stored one, tag null removes the tag, and every connection sees it", async () => {
+      const id = uniqueId();
+      await db.store.create({ id, name: "Ivy", tag: "climber" });
+      expect(await db.store.update(id, { name: "English ivy" })).toEqual({
+        name: "English ivy",
+        tag: "climber",
+      });
+      expect(await db.store.update(id, { tag: "evergreen" })).toEqual({
+        name: "English ivy",
+        tag: "evergreen",
+      });
+      expect(await db.store.update(id, { tag: null })).toEqual({ name: "English ivy" });
+      expect(await db.store.update(id, { tag: null })).toEqual({ name: "English ivy" });
+      expect(await db.store.update(id, { name: "Ivy", tag: "" })).toEqual({ name: "Ivy", tag: "" });
+      expect(await (await db.reopen()).get(id)).toEqual({ name: "Ivy", tag: "" });
+    });
+
+    it("when an id that is not stored is updated, then nothing is stored and undefined is the answer", async () => {
+      const id = uniqueId();
+      expect(await db.store.update(id, { name: "Ghost", tag: "x" })).toBeUndefined();
+      expect(await db.store.get(id)).toBeUndefined();
+    });
+
+    // In one batch, so that PostgreSQL meets the same id several times in one run of updates.
+    it("when several updates of one id are made together, then each sees the one before", async () => {
+      const [a, b] = [uniqueId(), uniqueId()];
+      await db.store.create({ id: a, name: "a" });
+      await db.store.create({ id: b, name: "b" });
+      const results = await Promise.all([
+        db.store.update(a, { tag: "1" }),
+        db.store.update(b, { name: "b2" }),
+        db.store.update(a, { name: "a2" }),
+        db.store.update(a, { tag: null }),
+        db.store.update(uniqueId(), { name: "absent" }),
+        db.store.update(b, { tag: "t" }),
+        db.store.update(a, { tag: "2" }),
+      ]);
+      expect(results).toEqual([
+        { name: "a", tag: "1" },
+        { name: "b2" },
+        { name: "a2", tag: "1" },
+        { name: "a2" },
+        undefined,
+        { name: "b2", tag: "t" },
+        { name: "a2", tag: "2" },
+      ]);
+      expect(await db.store.get(a)).toEqual({ name: "a2", tag: "2" });
+    });
+
+    it.each([INT64_MAX, INT64_MIN, 2n ** 53n + 1n])(
+      "when the plant with id %s is updated, then exactly it changes and its neighbour stays",
+      async (id) => {
+        const neighbour = id === INT64_MAX ? id - 1n : id + 1n;
+        // Either may be stored already by a test above; the update must touch only its own id.
+        await db.store.create({ id, name: "before" });
+        await db.store.create({ id: neighbour, name: "neighbour" });
+        const neighbourBefore = await db.store.get(neighbour);
+        expect(await db.store.update(id, { name: `after ${id}` })).toMatchObject({
+          name: `after ${id}`,
+        });
+        expect(await db.store.get(neighbour)).toEqual(neighbourBefore);
+      },
+    );
+
+    // Random text does not compress, so it is stored out of line (PostgreSQL's TOAST) at full size.
+    it("when a name and a tag of 30 000 random characters each are written by an update, then they are kept exactly", async () => {
+      const id = uniqueId();
+      const random = () =>
+        Array.from(randomBytes(30_000), (byte) => String.fromCharCode(0x20 + (byte % 95))).join("");
+      const [name, tag] = [random(), random()];
+      await db.store.create({ id, name: "short" });
+      expect(await db.store.update(id, { name, tag })).toEqual({ name, tag });
+      expect(await (await db.reopen()).get(id)).toEqual({ name, tag });
+    });
+
+    it.each([
+      ["a lone surrogate in the name", { name: "bad \ud800" }],
+      ["a NUL in the tag", { tag: "\u0000" }],
+    ])("when an update holds %s, then it is refused and nothing changes", async (_what, patch) => {
+      const id = uniqueId();
+      await db.store.create({ id, name: "kept", tag: "kept" });
+      await expect(db.store.update(id, patch)).rejects.toBeInstanceOf(UnstorableValueError);
+      expect(await db.store.get(id)).toEqual({ name: "kept", tag: "kept" });
     });
 
     it("when hundreds of creates are made at once, then each is answered for its own plant", async () => {
