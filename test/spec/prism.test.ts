@@ -296,9 +296,15 @@ function documentTraffic(given: { scopedToken: Map<string, string>; jwt: string 
     );
     if (others !== undefined && documents(403)) generic.push(send(403, bearer(others[1])));
     // Over the limit and still valid for Prism (which forwards the body re-serialised): the
-    // example with a string member made long, or, where it has none, with a member added.
+    // example with a member added, or, where the schema refuses unknown members, with a string
+    // member made long that the schema leaves unbounded.
     if (typeof example === "object" && example !== null && documents(413)) {
-      const member = Object.entries(example).find(([, value]) => typeof value === "string")?.[0];
+      const schema = bodySchema(operation);
+      const unbounded = Object.entries(example).find(([name, value]) => {
+        const property = schema.properties?.[name] ?? {};
+        return typeof value === "string" && property.maxLength === undefined && !property.pattern;
+      })?.[0];
+      const member = schema.additionalProperties === false ? unbounded : "padding";
       const padded = { ...example, [member ?? "padding"]: "a".repeat(70_000) };
       generic.push(send(413, own, JSON.stringify(padded)));
     }
@@ -308,6 +314,34 @@ function documentTraffic(given: { scopedToken: Map<string, string>; jwt: string 
   // Last: the rejected credentials above used up the address's allowance, so every operation
   // that needs credentials now answers 429, whatever it carries.
   return [...examples, ...generic, ...rejected, ...limited];
+}
+
+interface BodySchema {
+  $ref?: string;
+  allOf?: BodySchema[];
+  additionalProperties?: unknown;
+  properties?: Record<string, { maxLength?: number; pattern?: string }>;
+}
+const SCHEMAS = (
+  loadDocument() as unknown as { components: { schemas: Record<string, BodySchema> } }
+).components.schemas;
+/** The operation's JSON body schema, $refs followed and allOf's properties joined. */
+function bodySchema(operation: DocumentedOperation): BodySchema {
+  const media = bodyOf(operation).media;
+  const raw = (
+    operation.operation as { requestBody?: { content: Record<string, { schema?: BodySchema }> } }
+  ).requestBody?.content[media ?? ""]?.schema;
+  const flat = (schema: BodySchema): BodySchema => {
+    const resolved =
+      schema.$ref === undefined ? schema : (SCHEMAS[schema.$ref.split("/").at(-1) ?? ""] ?? {});
+    if (resolved.allOf === undefined) return resolved;
+    const parts = resolved.allOf.map(flat);
+    return {
+      ...resolved,
+      properties: Object.assign({}, resolved.properties, ...parts.map((p) => p.properties)),
+    };
+  };
+  return raw === undefined ? {} : flat(raw);
 }
 
 function freePort(): Promise<number> {
