@@ -274,8 +274,193 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description The registered endpoints in ascending order of `id`, without their secrets,
+         *     at most `limit` of them and only those after `after` when it is given. To
+         *     read them all, follow the `Link` header's `rel="next"` URL until an answer
+         *     has none, as with plants.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description Registers a URL that receives the `newPlant` webhook: from this answer on,
+         *     every plant created is sent to it, signed with the endpoint's secret.
+         *
+         *     The URL must be `https://` and its host must not be, or resolve to, a
+         *     loopback, private, link-local or cloud metadata address; the address is
+         *     checked again each time a connection is made, so a name that later resolves
+         *     to such an address is refused then too. A server run for local receivers may
+         *     allow these; its operators say so.
+         *
+         *     The answer is the only one that shows the endpoint's `secret`; keep it to
+         *     verify the signatures of what the endpoint receives.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id, as the registration answered it. */
+                id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a webhook endpoint
+         * @description The endpoint registered under `id`, without its secret.
+         */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a webhook endpoint
+         * @description Removes the endpoint and its delivery log. Deliveries not yet made are
+         *     dropped; an attempt already under way may still arrive.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id, as the registration answered it. */
+                id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an endpoint's secret
+         * @description Gives the endpoint a new secret, shown only in this answer. For the next 24
+         *     hours every message carries two signatures in `webhook-signature`, one with
+         *     the new secret and one with the old, so a receiver can switch secrets
+         *     without losing a message; then only the new one signs.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id, as the registration answered it. */
+                id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List an endpoint's deliveries
+         * @description The endpoint's deliveries, one per plant created since it was registered,
+         *     oldest first, paged like the endpoints (`limit`, `after` and the `Link`
+         *     header). Deliveries delivered or failed more than
+         *     {{PLANTSTORE_WEBHOOK_RETENTION_DAYS}} ago are no longer listed.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{id}/deliveries/{deliveryId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id, as the registration answered it. */
+                id: components["parameters"]["WebhookEndpointId"];
+                /** @description The delivery's id, as listed (the `webhook-id` it is sent with). */
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again
+         * @description Makes the delivery pending again with its next attempt due now, whatever its
+         *     status: a failed one gets a new round of retries (its `attempts` count starts
+         *     again from 0), a delivered one is sent once more (with the same `webhook-id`,
+         *     so a receiver that keeps ids knows it). An endpoint disabled by a 410 is
+         *     enabled again.
+         */
+        post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
-export type webhooks = Record<string, never>;
+export type webhooks = {
+    "/plant/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * New plant
+         * @description Information about a new plant added to the store, sent to every registered
+         *     endpoint once the plant is committed. A plant deleted and created again is
+         *     sent again; a create that changed nothing (a retry of a stored plant) or
+         *     was refused sends nothing.
+         *
+         *     Each message is a POST with `Content-Type: application/json` and the three
+         *     Standard Webhooks headers below. The signature is an HMAC-SHA256, keyed
+         *     with the endpoint's secret (the base64 after `whsec_`), of the
+         *     `webhook-id`, a full stop, the `webhook-timestamp`, a full stop and the raw
+         *     body; check it before trusting the body, and refuse a timestamp far from
+         *     your clock. Delivery is at least once: the same message may arrive more
+         *     than once, always with the same `webhook-id`, so keep the ids you have
+         *     handled and skip repeats.
+         *
+         *     Each attempt waits at most {{PLANTSTORE_WEBHOOK_TIMEOUT_MS}} for the answer,
+         *     follows no redirect, and reads at most 64 KiB of it. A message that is not
+         *     received is sent again after {{PLANTSTORE_WEBHOOK_RETRY_SCHEDULE}} (each
+         *     delay with some random jitter); after the last it is marked failed, and can
+         *     be sent again from its endpoint's delivery log.
+         */
+        post: operations["newPlantWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+};
 export type components = {
     schemas: {
         Health: {
@@ -325,6 +510,79 @@ export type components = {
             error: number;
             /** @description A human-readable reason */
             message: string;
+        };
+        NewWebhookEndpoint: {
+            /**
+             * Format: uri
+             * @description Where to send the messages: an absolute `https://` URL without user
+             *     information or a fragment. (A server run for local receivers may also take
+             *     `http://`; see the operation's description.)
+             */
+            url: string;
+            /** @description What the endpoint is for, for your own reference. */
+            description?: string;
+        };
+        WebhookEndpoint: {
+            /** @description The endpoint's id, made by the server; ids sort in the order endpoints were registered. */
+            id: string;
+            /** @description Where messages are sent. */
+            url: string;
+            /** @description As registered, or null. */
+            description: string | null;
+            /**
+             * Format: date-time
+             * @description When the endpoint was registered.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the endpoint answered 410 Gone, after which nothing more is sent to it;
+             *     retrying one of its deliveries enables it again. Null while enabled.
+             */
+            disabledAt: string | null;
+        };
+        WebhookEndpointWithSecret: components["schemas"]["WebhookEndpoint"] & components["schemas"]["WebhookSecret"];
+        WebhookSecret: {
+            /** @description The signing secret, `whsec_` and the base64 of 24 random bytes. Shown only when it is made. */
+            secret: string;
+        };
+        WebhookDelivery: {
+            /** @description The delivery's id, sent as `webhook-id` on every attempt. */
+            id: string;
+            /**
+             * Format: int64
+             * @description The id of the plant the message is about.
+             */
+            plantId: bigint;
+            /**
+             * @description `pending` until an attempt is received or the retries run out;
+             *     `delivered` once the endpoint answered 2xx; `failed` after the last
+             *     retry (or when the endpoint answered 410).
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "failed";
+            /**
+             * Format: int32
+             * @description Attempts made so far.
+             */
+            attempts: number;
+            /**
+             * Format: int32
+             * @description The HTTP status of the last attempt's answer; null if none came.
+             */
+            lastStatus: number | null;
+            /** @description Why the last attempt got no answer (a timeout, a refused address); null otherwise. */
+            lastError: string | null;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due, while pending; null otherwise.
+             */
+            nextAttemptAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the plant was created.
+             */
+            createdAt: string;
         };
     };
     responses: {
@@ -401,7 +659,8 @@ export type components = {
         /**
          * @description The token is valid but carries scopes, and not the one this operation lists
          *     in `x-required-scopes`: `plants:read` to read or list plants, `plants:write`
-         *     to create, change or delete one. A token that carries no scope claim at all has
+         *     to create, change or delete one, `webhooks:manage` to register and inspect
+         *     webhook endpoints. A token that carries no scope claim at all has
          *     full access. Checked after the credentials and before the body is read.
          *     The response has a `WWW-Authenticate: Bearer realm="plantstore",
          *     error="insufficient_scope", error_description="…", scope="…"` header naming
@@ -616,6 +875,37 @@ export type components = {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description No webhook endpoint is registered under this id (or, for a delivery, it has none with that id). */
+        NoSuchEndpoint: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description A query parameter is unknown, repeated, or not valid (`limit` not an integer
+         *     from 1 to 100), or a request body was sent. `message` says which and why.
+         */
+        BadQuery: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": 400,
+                 *       "message": "query parameter limit must be at most 100"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
         /**
@@ -630,6 +920,10 @@ export type components = {
          *     spaces, out of range) answers 400, never 404.
          */
         PlantId: bigint;
+        /** @description The endpoint's id, as the registration answered it. */
+        WebhookEndpointId: string;
+        /** @description The most items to return, from 1 to 100. */
+        WebhookPageLimit: number;
     };
     requestBodies: never;
     headers: {
@@ -1300,11 +1594,345 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: {
+                /** @description The most items to return, from 1 to 100. */
+                limit?: components["parameters"]["WebhookPageLimit"];
+                /** @description Only endpoints with an id after this one. Usually taken from the `Link` header. */
+                after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of endpoints, in ascending order of id (empty past the last). */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"][];
+                };
+            };
+            400: components["responses"]["BadQuery"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The endpoint to register. At most 65536 bytes, UTF-8 JSON. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewWebhookEndpoint"];
+            };
+        };
+        responses: {
+            /** @description Registered. The body is the endpoint with its secret, shown this once. */
+            201: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /**
+             * @description The body is not a valid endpoint (see `message`), or the URL is refused:
+             *     not `https://`, or its host is or resolves to an address that may not
+             *     receive webhooks. `message` says why.
+             */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id, as the registration answered it. */
+                id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["QueryRefused"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NoSuchEndpoint"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id, as the registration answered it. */
+                id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. No body. */
+            204: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["QueryRefused"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NoSuchEndpoint"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id, as the registration answered it. */
+                id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecret"];
+                };
+            };
+            400: components["responses"]["QueryRefused"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NoSuchEndpoint"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description The most items to return, from 1 to 100. */
+                limit?: components["parameters"]["WebhookPageLimit"];
+                /** @description Only deliveries after this one. Usually taken from the `Link` header. */
+                after?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The endpoint's id, as the registration answered it. */
+                id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries, oldest first (empty past the last). */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"][];
+                };
+            };
+            400: components["responses"]["BadQuery"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NoSuchEndpoint"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id, as the registration answered it. */
+                id: components["parameters"]["WebhookEndpointId"];
+                /** @description The delivery's id, as listed (the `webhook-id` it is sent with). */
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Pending again; the delivery as it now stands. */
+            202: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["QueryRefused"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NoSuchEndpoint"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    newPlantWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The message's id, the same on every attempt to deliver it.
+                 * @example msg_0193a5b2c4d1f0e1d2c3b4a5968778695a4b
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in whole seconds since the Unix epoch.
+                 * @example 1795780800
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated signatures, each `v1,` and a base64 HMAC-SHA256. There are
+                 *     two while the endpoint's secret is being rotated (the new and the old
+                 *     secret); a receiver accepts the message when any of them verifies with a
+                 *     secret it holds.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The plant created, with its id written exactly. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": 9007199254740992,
+                 *       "name": "Monstera deliciosa",
+                 *       "tag": "tropical"
+                 *     }
+                 */
+                "application/json": components["schemas"]["NewPlant"];
+            };
+        };
+        responses: {
+            /** @description Return a 200 status (any 2xx will do) to indicate that the data was received successfully. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Any other answer, or none within the time allowed, is not a receipt: the
+             *     message is sent again later. A 410 Gone is different: it says the endpoint
+             *     is gone for good, and no more messages are sent to it.
+             */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
 }
 /** Per operation, the optional parameters the server fills with their schema's default. */
 export interface parametersWithDefaults {
     listPlants: { query: "limit"; };
+    listWebhookEndpoints: { query: "limit"; };
+    listWebhookDeliveries: { query: "limit"; };
 }
+/** The operations the server serves: those under paths, not the webhooks it sends. */
+export type servedOperations = "listPlants" | "createPlant" | "getPlant" | "deletePlant" | "updatePlant" | "getHealth" | "getReadiness" | "getMetrics" | "getOpenApiJson" | "getOpenApiYaml" | "getDocs" | "getDocsAsset" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "deleteWebhookEndpoint" | "rotateWebhookSecret" | "listWebhookDeliveries" | "retryWebhookDelivery";
 
 /** Per operation: method, path, and where int64s stand (read and written exactly). */
 export const operationTable = {
@@ -1526,6 +2154,149 @@ export const operationTable = {
             "400": [],
             "404": [],
             "405": [],
+            "500": [],
+            "503": []
+        }
+    },
+    "listWebhookEndpoints": {
+        "method": "GET",
+        "path": "/webhook-endpoints",
+        "int64Parameters": [],
+        "int64InBody": [],
+        "int64InAnswers": {
+            "200": [],
+            "400": [],
+            "401": [],
+            "403": [],
+            "405": [],
+            "408": [],
+            "429": [],
+            "431": [],
+            "500": [],
+            "503": []
+        }
+    },
+    "createWebhookEndpoint": {
+        "method": "POST",
+        "path": "/webhook-endpoints",
+        "bodyType": "application/json",
+        "int64Parameters": [],
+        "int64InBody": [],
+        "int64InAnswers": {
+            "201": [],
+            "400": [],
+            "401": [],
+            "403": [],
+            "405": [],
+            "408": [],
+            "413": [],
+            "415": [],
+            "429": [],
+            "431": [],
+            "500": [],
+            "503": []
+        }
+    },
+    "getWebhookEndpoint": {
+        "method": "GET",
+        "path": "/webhook-endpoints/{id}",
+        "int64Parameters": [],
+        "int64InBody": [],
+        "int64InAnswers": {
+            "200": [],
+            "400": [],
+            "401": [],
+            "403": [],
+            "404": [],
+            "405": [],
+            "408": [],
+            "429": [],
+            "431": [],
+            "500": [],
+            "503": []
+        }
+    },
+    "deleteWebhookEndpoint": {
+        "method": "DELETE",
+        "path": "/webhook-endpoints/{id}",
+        "int64Parameters": [],
+        "int64InBody": [],
+        "int64InAnswers": {
+            "204": [],
+            "400": [],
+            "401": [],
+            "403": [],
+            "404": [],
+            "405": [],
+            "408": [],
+            "429": [],
+            "431": [],
+            "500": [],
+            "503": []
+        }
+    },
+    "rotateWebhookSecret": {
+        "method": "POST",
+        "path": "/webhook-endpoints/{id}/rotate-secret",
+        "int64Parameters": [],
+        "int64InBody": [],
+        "int64InAnswers": {
+            "200": [],
+            "400": [],
+            "401": [],
+            "403": [],
+            "404": [],
+            "405": [],
+            "408": [],
+            "429": [],
+            "431": [],
+            "500": [],
+            "503": []
+        }
+    },
+    "listWebhookDeliveries": {
+        "method": "GET",
+        "path": "/webhook-endpoints/{id}/deliveries",
+        "int64Parameters": [],
+        "int64InBody": [],
+        "int64InAnswers": {
+            "200": [
+                [
+                    "[*]",
+                    "plantId"
+                ]
+            ],
+            "400": [],
+            "401": [],
+            "403": [],
+            "404": [],
+            "405": [],
+            "408": [],
+            "429": [],
+            "431": [],
+            "500": [],
+            "503": []
+        }
+    },
+    "retryWebhookDelivery": {
+        "method": "POST",
+        "path": "/webhook-endpoints/{id}/deliveries/{deliveryId}/retry",
+        "int64Parameters": [],
+        "int64InBody": [],
+        "int64InAnswers": {
+            "202": [
+                [
+                    "plantId"
+                ]
+            ],
+            "400": [],
+            "401": [],
+            "403": [],
+            "404": [],
+            "405": [],
+            "408": [],
+            "429": [],
+            "431": [],
             "500": [],
             "503": []
         }

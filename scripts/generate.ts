@@ -44,7 +44,13 @@ export async function renderTypes(): Promise<string> {
   const untyped = untypedPlaces(ast);
   if (untyped.length > 0) throw new UntypedSchemaError(untyped);
   const document = parse(await readFile(specUrl, "utf8")) as Document;
-  return header + astToString(ast) + renderDefaulted(document) + renderOperationTable(document);
+  return (
+    header +
+    astToString(ast) +
+    renderDefaulted(document) +
+    renderServed(document) +
+    renderOperationTable(document)
+  );
 }
 
 /** The document has schemas a handler could not be typed from. */
@@ -221,6 +227,24 @@ function renderDefaulted(document: Document): string {
     "export interface parametersWithDefaults {",
     ...lines,
     "}",
+    "",
+  ].join("\n");
+}
+
+/**
+ * `servedOperations`: the operationIds under `paths`, which the server routes and answers. The
+ * document's `webhooks` have operations too, but the server sends those rather than serves them.
+ */
+function renderServed(document: Document): string {
+  const ids = Object.values(document.paths ?? {}).flatMap((item) =>
+    HTTP_METHODS.flatMap((method) => {
+      const id = (item[method] as { operationId?: string } | undefined)?.operationId;
+      return id === undefined ? [] : [JSON.stringify(id)];
+    }),
+  );
+  return [
+    "/** The operations the server serves: those under paths, not the webhooks it sends. */",
+    `export type servedOperations = ${ids.join(" | ")};`,
     "",
   ].join("\n");
 }

@@ -27,7 +27,8 @@ import { documentMethods, documentResponseHeaders } from "./openapi/document.ts"
 import { addOperationRoutes } from "./openapi/routes.ts";
 import { routingRefusal } from "./openapi/routing.ts";
 import { addRequestMetrics, createMetrics, type ShareMetrics } from "./ops/metrics.ts";
-import type { PlantStore } from "./store/store.ts";
+import type { Store } from "./store/store.ts";
+import { type Deliverer, type DelivererSettings, startDeliverer } from "./webhooks/deliverer.ts";
 
 /** Largest accepted request body; documented in openapi/plants.yaml (413). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -36,7 +37,7 @@ export const BODY_LIMIT_BYTES = 64 * 1024;
 const MAX_PARAM_LENGTH = 16 * 1024;
 
 export interface AppOptions {
-  store: PlantStore;
+  store: Store;
   /** Builds the authenticator with the app's logger; the app closes it when it closes. */
   authenticator: AuthenticatorFactory;
   /** Told about every refused authentication. */
@@ -48,6 +49,10 @@ export interface AppOptions {
   ops?: OpsConfig;
   /** PLANTSTORE_PUBLIC_URL: the `servers` URL of the published document; else where it listens. */
   publicUrl?: string | undefined;
+  /** PLANTSTORE_WEBHOOK_ALLOW_PRIVATE: receivers on http:// and private addresses; false if absent. */
+  allowPrivateWebhooks?: boolean;
+  /** This app's process sends webhooks, with these settings; none when absent. */
+  deliverWebhooks?: DelivererSettings | undefined;
   /** A worker of PLANTSTORE_WORKERS: how GET /metrics answers for every worker. */
   shareMetrics?: ShareMetrics | undefined;
 }
@@ -101,6 +106,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook("onClose", () => authenticator.close());
   const metrics = createMetrics(options.shareMetrics);
   app.addHook("onClose", store.observeWrites(metrics.writes));
+  const settings = options.deliverWebhooks;
+  if (settings !== undefined) {
+    // Started once the app is ready, stopped (claims given back) before the store closes.
+    let deliverer: Deliverer | undefined;
+    app.addHook("onReady", async () => {
+      deliverer = startDeliverer({
+        store: store.webhooks,
+        settings,
+        log: app.log,
+        registry: metrics.registry,
+      });
+    });
+    app.addHook("onClose", async () => deliverer?.stop());
+  }
   app.server.maxConnections = ops.maxConnections;
   // Every header line is collected, so that none can hide a repeated Authorization or
   // Content-Type past Node's default of 2000 (request-checks.ts refuses over 200 of them).
@@ -147,6 +166,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     handlers: operationHandlers({
       store,
       metrics,
+      webhooks: store.webhooks,
+      allowPrivateWebhooks: options.allowPrivateWebhooks ?? false,
       app,
       publicUrl: options.publicUrl,
       metricsOpen: ops.metricsToken === undefined,

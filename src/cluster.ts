@@ -23,6 +23,14 @@ const SUPERVISOR_GRACE_MS = 2_000;
 const SUPERVISED_MARK = "PLANTSTORE_SUPERVISED_WORKER";
 const SUPERVISED = { [SUPERVISED_MARK]: "1" };
 
+/** Marks the one worker that delivers webhooks; its replacement gets the mark in its turn. */
+const DELIVERS_MARK = "PLANTSTORE_DELIVERING_WORKER";
+const DELIVERS = { ...SUPERVISED, [DELIVERS_MARK]: "1" };
+
+/** Whether this process sends webhooks: a lone server, or the one worker marked to. */
+export const deliversWebhooks = (): boolean =>
+  !isSupervisedWorker() || process.env[DELIVERS_MARK] === "1";
+
 /** True in a worker this supervisor forked (not merely in some node:cluster worker). */
 export const isSupervisedWorker = (): boolean =>
   cluster.isWorker && process.env[SUPERVISED_MARK] === "1";
@@ -31,6 +39,7 @@ const say = (line: string) => process.stderr.write(`plantstore: ${line}\n`);
 
 export function superviseWorkers({ workers, shutdownTimeoutMs }: SupervisorOptions): void {
   const listening = new WeakSet<Worker>();
+  const delivering = new WeakSet<Worker>();
   let restarts: number[] = [];
   let stopping = false;
   let exitCode = 0;
@@ -80,7 +89,8 @@ export function superviseWorkers({ workers, shutdownTimeoutMs }: SupervisorOptio
       return;
     }
     say(`worker ${worker.process.pid} exited with ${how}; starting another`);
-    cluster.fork(SUPERVISED);
+    if (delivering.has(worker)) delivering.add(cluster.fork(DELIVERS));
+    else cluster.fork(SUPERVISED);
   });
 
   process.on("SIGTERM", () => stop("SIGTERM", 0));
@@ -89,5 +99,10 @@ export function superviseWorkers({ workers, shutdownTimeoutMs }: SupervisorOptio
   // Must be set before the first fork.
   cluster.schedulingPolicy = cluster.SCHED_NONE;
   say(`starting ${workers} worker processes`);
-  for (let i = 0; i < workers; i++) cluster.fork(SUPERVISED);
+  // One worker delivers webhooks, so that SQLite has one deliverer (the store serialises
+  // claims anyway; this keeps their writes off the others' write threads).
+  for (let i = 0; i < workers; i++) {
+    const worker = cluster.fork(i === 0 ? DELIVERS : SUPERVISED);
+    if (i === 0) delivering.add(worker);
+  }
 }

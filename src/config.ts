@@ -24,6 +24,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()) {
     ops: opsOf(s),
     workers: s.PLANTSTORE_WORKERS,
     publicUrl: s.PLANTSTORE_PUBLIC_URL,
+    webhooks: webhooksOf(s),
   };
 }
 
@@ -46,6 +47,25 @@ function databaseOf(s: SettingValues) {
     idleTimeoutMs: s.DATABASE_IDLE_TIMEOUT_MS,
     /** A write that has not committed by then (queueing for a connection included) gets 503. */
     queryTimeoutMs: s.DATABASE_QUERY_TIMEOUT_MS,
+  };
+}
+
+/** The webhook deliverer's settings (src/webhooks/deliverer.ts). */
+function webhooksOf(s: SettingValues) {
+  if (s.PLANTSTORE_WEBHOOK_LEASE_MS <= s.PLANTSTORE_WEBHOOK_TIMEOUT_MS) {
+    throw new ConfigError(
+      `PLANTSTORE_WEBHOOK_LEASE_MS (${s.PLANTSTORE_WEBHOOK_LEASE_MS}) must exceed PLANTSTORE_WEBHOOK_TIMEOUT_MS (${s.PLANTSTORE_WEBHOOK_TIMEOUT_MS})`,
+    );
+  }
+  return {
+    timeoutMs: s.PLANTSTORE_WEBHOOK_TIMEOUT_MS,
+    retryScheduleMs: s.PLANTSTORE_WEBHOOK_RETRY_SCHEDULE,
+    retentionMs: s.PLANTSTORE_WEBHOOK_RETENTION_DAYS * 86_400_000,
+    allowPrivate: s.PLANTSTORE_WEBHOOK_ALLOW_PRIVATE,
+    send: s.PLANTSTORE_WEBHOOK_SEND,
+    leaseMs: s.PLANTSTORE_WEBHOOK_LEASE_MS,
+    concurrency: s.PLANTSTORE_WEBHOOK_CONCURRENCY,
+    endpointConcurrency: s.PLANTSTORE_WEBHOOK_ENDPOINT_CONCURRENCY,
   };
 }
 

@@ -4,7 +4,7 @@ import cluster from "node:cluster";
 import { buildApp } from "./app.ts";
 import { createAuthenticator } from "./auth/authenticator.ts";
 import { hasUsableToken, issueInitialToken } from "./auth/issue-token.ts";
-import { isSupervisedWorker, superviseWorkers } from "./cluster.ts";
+import { deliversWebhooks, isSupervisedWorker, superviseWorkers } from "./cluster.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { boundHeapGrowth } from "./ops/heap-growth.ts";
 import { settingsTable, USAGE } from "./ops/settings-table.ts";
@@ -110,6 +110,8 @@ async function serve(config: Config): Promise<void> {
     logLevel: config.logLevel,
     ops: config.ops,
     publicUrl: config.publicUrl,
+    allowPrivateWebhooks: config.webhooks.allowPrivate,
+    deliverWebhooks: config.webhooks.send && deliversWebhooks() ? config.webhooks : undefined,
     // One scrape through the shared port answers for every worker, not one chosen at random.
     shareMetrics: isSupervisedWorker() ? workerMetricsText : undefined,
   }).catch(async (error: unknown) => {

@@ -233,12 +233,54 @@ function isExactOrigin(entry: string): boolean {
   }
 }
 
+/** PLANTSTORE_WEBHOOK_RETRY_SCHEDULE: delays such as `5s,5m,30m,2h`, in ms. */
+const readRetrySchedule: Read<readonly number[]> = (raw, name) => {
+  const units: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+  const delays = (raw ?? "").split(",").map((part) => {
+    const match = /^\s*(\d{1,6})(s|m|h|d)\s*$/.exec(part);
+    const unit = match === null ? undefined : units[match[2] ?? ""];
+    if (match === null || unit === undefined || Number(match[1]) === 0) {
+      throw new ConfigError(
+        `${name} must be delays such as 5s,5m,30m,2h (s, m, h or d; comma-separated; none zero), got "${raw}"`,
+      );
+    }
+    return Number(match[1]) * unit;
+  });
+  if (delays.length > 50) throw new ConfigError(`${name} may list at most 50 delays`);
+  return delays;
+};
+
+const readBoolean: Read<boolean> = (raw, name) => {
+  const text = (raw ?? "").trim().toLowerCase();
+  if (text === "true") return true;
+  if (text === "false") return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+};
+
 // ---- how published values read ----
 
 /** A duration in ms as a reader of the document takes it: "10 s", or "250 ms". */
 const duration = (ms: number): string => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);
 /** A limit where 0 turns it off. */
 const limitOrNone = (count: number): string => (count === 0 ? "no limit" : String(count));
+
+/** Retry delays as a reader of the document takes them: "5 s, 5 min and 2 h". */
+const delays = (list: readonly number[]): string => {
+  const one = (ms: number): string =>
+    ms % 86_400_000 === 0
+      ? `${ms / 86_400_000} d`
+      : ms % 3_600_000 === 0
+        ? `${ms / 3_600_000} h`
+        : ms % 60_000 === 0
+          ? `${ms / 60_000} min`
+          : `${ms / 1000} s`;
+  const texts = list.map(one);
+  return texts.length === 1
+    ? (texts[0] ?? "")
+    : `${texts.slice(0, -1).join(", ")} and ${texts.at(-1)}`;
+};
+/** Days, for retention. */
+const days = (count: number): string => (count === 1 ? "1 day" : `${count} days`);
 
 // ---- the table, in the README's order ----
 
@@ -465,6 +507,56 @@ export const SETTINGS = {
     default: "10000",
     meaning: "graceful shutdown deadline; past it the process exits 1",
     read: wholeNumber(1000, 600_000),
+  }),
+  PLANTSTORE_WEBHOOK_TIMEOUT_MS: setting({
+    default: "10000",
+    meaning: "webhooks: how long one attempt waits for the receiver's answer",
+    doc: "webhooks: how long one delivery attempt may take, connecting and the whole answer included; then it counts as failed and is retried",
+    read: wholeNumber(100, 60_000),
+    published: duration,
+  }),
+  PLANTSTORE_WEBHOOK_RETRY_SCHEDULE: setting({
+    default: "5s,5m,30m,2h,5h,10h,10h",
+    meaning: "webhooks: delays between attempts; after the last the delivery is failed",
+    doc: "webhooks: the delays after a failed attempt before the next (`s`, `m`, `h` or `d`, comma-separated), each with up to 10 % random jitter; after the last the delivery is `failed` (it can still be retried by hand). The default spans about 28 hours",
+    read: readRetrySchedule,
+    published: delays,
+  }),
+  PLANTSTORE_WEBHOOK_RETENTION_DAYS: setting({
+    default: "7",
+    meaning: "webhooks: delivered and failed deliveries are purged after",
+    doc: "webhooks: delivered and failed deliveries older than this many days are deleted from the delivery log (checked hourly by each instance, in bounded batches)",
+    read: wholeNumber(1, 36_500),
+    published: days,
+  }),
+  PLANTSTORE_WEBHOOK_ALLOW_PRIVATE: setting({
+    default: "false",
+    meaning: "webhooks: allow http:// and loopback, private and link-local receivers",
+    doc: "webhooks: `true` lets endpoints be `http://` and on loopback, private, link-local or metadata addresses (local receivers, tests), and registers a URL without looking its host up. Leave it `false` wherever users can register endpoints: it is what stops a URL from reaching the service's own network",
+    read: readBoolean,
+  }),
+  PLANTSTORE_WEBHOOK_SEND: setting({
+    default: "true",
+    meaning: "webhooks: whether this instance sends them; false: it only records them",
+    doc: "webhooks: `false` makes this instance store deliveries without sending any (nor purging old ones): for an instance that serves the API while others on the same PostgreSQL database send, or a server whose delivery log must stand still (the examples suite). With `PLANTSTORE_WORKERS` over 1, one worker sends unless this is `false`",
+    read: readBoolean,
+  }),
+  PLANTSTORE_WEBHOOK_LEASE_MS: setting({
+    default: "15000",
+    meaning: "webhooks: how long an instance holds a claimed delivery; longer than the timeout",
+    doc: "webhooks: how long an instance holds a delivery it claimed before another may take it over (after a crash); must exceed `PLANTSTORE_WEBHOOK_TIMEOUT_MS`",
+    read: wholeNumber(1000, 600_000),
+  }),
+  PLANTSTORE_WEBHOOK_CONCURRENCY: setting({
+    default: "32",
+    meaning: "webhooks: attempts one instance makes at once, overall",
+    read: wholeNumber(1, 1000),
+  }),
+  PLANTSTORE_WEBHOOK_ENDPOINT_CONCURRENCY: setting({
+    default: "4",
+    meaning: "webhooks: attempts one instance makes at once to one endpoint",
+    doc: "webhooks: attempts one instance makes at once to one endpoint, so that a slow endpoint holds at most this many of the overall slots",
+    read: wholeNumber(1, 1000),
   }),
   PLANTSTORE_WORKERS: setting({
     default: "1",

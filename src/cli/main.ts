@@ -3,7 +3,8 @@
 import { type Config, ConfigError, loadConfig } from "../config.ts";
 import { databaseLocation, openStore } from "../store/open.ts";
 import type { Store } from "../store/store.ts";
-import { parseTokensCommand, TOKENS_USAGE, type TokensCommand, UsageError } from "./tokens.ts";
+import { parseTokensCommand, TOKENS_USAGE, UsageError } from "./tokens.ts";
+import { parseWebhooksCommand, WEBHOOKS_USAGE } from "./webhooks.ts";
 
 const io = {
   out: (text: string) => void process.stdout.write(text),
@@ -18,20 +19,26 @@ const fail = (message: string, code = 1): number => {
 async function main(args: readonly string[]): Promise<number> {
   const [group, ...rest] = args;
   if (group === "--help" || group === "-h" || rest.includes("--help")) {
-    io.out(`${TOKENS_USAGE}\n`);
+    io.out(`${group === "webhooks" ? WEBHOOKS_USAGE : TOKENS_USAGE}\n`);
     return 0;
   }
-  let run: TokensCommand;
+  let run: (store: Store, config: Config) => Promise<void>;
   try {
-    if (group !== "tokens") {
+    if (group === "tokens") {
+      const command = parseTokensCommand(rest);
+      run = (store) => command(store.tokens, io);
+    } else if (group === "webhooks") {
+      const command = parseWebhooksCommand(rest);
+      run = (store, config) => command(store.webhooks, io, config.webhooks);
+    } else {
       throw new UsageError(
         group === undefined ? "a command is needed" : `unknown command "${group}"`,
       );
     }
-    run = parseTokensCommand(rest);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    return fail(`${error.message}\n${TOKENS_USAGE}`, 2);
+    const usage = group === "webhooks" ? WEBHOOKS_USAGE : TOKENS_USAGE;
+    return fail(`${error.message}\n${usage}`, 2);
   }
   let config: Config;
   try {
@@ -48,7 +55,7 @@ async function main(args: readonly string[]): Promise<number> {
     return fail(`cannot open the database at ${where}: ${(error as Error).message}`);
   }
   try {
-    await run(store.tokens, io);
+    await run(store, config);
     return 0;
   } catch (error) {
     return fail((error as Error).message);

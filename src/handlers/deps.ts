@@ -2,11 +2,16 @@
 import type { FastifyInstance } from "fastify";
 import type { Metrics } from "../ops/metrics.ts";
 import type { PlantStore } from "../store/store.ts";
+import type { WebhookStore } from "../store/webhooks.ts";
 
 export interface HandlerDeps {
   /** The store; its writes are timed for metrics by the write path itself. */
   store: PlantStore;
   metrics: Metrics;
+  /** Webhook endpoints and their delivery logs, on the same store. */
+  webhooks: WebhookStore;
+  /** PLANTSTORE_WEBHOOK_ALLOW_PRIVATE: http:// and private addresses may be registered. */
+  allowPrivateWebhooks: boolean;
   /** The app, for what depends on where it listens (the published document's servers). */
   app: FastifyInstance;
   /** PLANTSTORE_PUBLIC_URL, when set: the base URL clients use. */

@@ -6,10 +6,17 @@ import type { OperationHandlers } from "../openapi/operation-types.ts";
 import { healthHandlers } from "../ops/health.ts";
 import { metricsHandler } from "../ops/metrics.ts";
 import { createPlant } from "./create-plant.ts";
+import { createWebhookEndpoint } from "./create-webhook-endpoint.ts";
 import { deletePlant } from "./delete-plant.ts";
+import { deleteWebhookEndpoint } from "./delete-webhook-endpoint.ts";
 import type { HandlerDeps } from "./deps.ts";
 import { getPlant } from "./get-plant.ts";
+import { getWebhookEndpoint } from "./get-webhook-endpoint.ts";
 import { listPlants } from "./list-plants.ts";
+import { listWebhookDeliveries } from "./list-webhook-deliveries.ts";
+import { listWebhookEndpoints } from "./list-webhook-endpoints.ts";
+import { retryWebhookDelivery } from "./retry-webhook-delivery.ts";
+import { rotateWebhookSecret } from "./rotate-webhook-secret.ts";
 import { updatePlant } from "./update-plant.ts";
 
 export function operationHandlers(deps: HandlerDeps): OperationHandlers {
@@ -30,6 +37,13 @@ export function operationHandlers(deps: HandlerDeps): OperationHandlers {
     getOpenApiYaml: documentation.getOpenApiYaml,
     getDocs: documentation.getDocs,
     getDocsAsset: documentation.getDocsAsset,
+    listWebhookEndpoints: listWebhookEndpoints(deps),
+    createWebhookEndpoint: createWebhookEndpoint(deps),
+    getWebhookEndpoint: getWebhookEndpoint(deps),
+    deleteWebhookEndpoint: deleteWebhookEndpoint(deps),
+    rotateWebhookSecret: rotateWebhookSecret(deps),
+    listWebhookDeliveries: listWebhookDeliveries(deps),
+    retryWebhookDelivery: retryWebhookDelivery(deps),
     updatePlant: updatePlant(deps),
   };
 }

@@ -21,16 +21,33 @@ export interface Api {
   methodsAt(path: string): string[];
 }
 
+/** RFC 3339, as the answers write times (toISOString); linear, with no nested repeats. */
+export const DATE_TIME_FORMAT = {
+  type: "string",
+  validate: (text: string) =>
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/i.test(text) &&
+    !Number.isNaN(Date.parse(text)),
+} as const;
+
+/** An absolute URI (RFC 3986), as the WHATWG URL parser the server uses reads it; no spaces. */
+export const URI_FORMAT = {
+  type: "string",
+  validate: (text: string) => !/[\s\p{Cc}]/u.test(text) && URL.canParse(text),
+} as const;
+
 /** How openapi-backend compiles request validators: no coercion, every error, with its data. */
 export const VALIDATOR_OPTIONS = {
   coerceTypes: false,
   // The int64 format is checked on the stand-ins src/http/body.ts picks from the exact
   // values; openapi-backend's own check works in doubles.
   customizeAjv: ((ajv) =>
-    ajv.addFormat("int64", {
-      type: "number",
-      validate: (n: number) => isInt64Double(n),
-    })) satisfies AjvCustomizer,
+    ajv
+      .addFormat("int64", {
+        type: "number",
+        validate: (n: number) => isInt64Double(n),
+      })
+      .addFormat("date-time", DATE_TIME_FORMAT)
+      .addFormat("uri", URI_FORMAT)) satisfies AjvCustomizer,
   ajvOpts: { allErrors: true, verbose: true, coerceTypes: false, useDefaults: false },
 } as const;
 

@@ -1,10 +1,15 @@
 // The types an operation's handler works with, all derived from generated/plants.ts (and so
 // from the YAML): what it gets (parameters and body, int64 as bigint) and what it may answer.
 import type { Operation } from "openapi-backend";
-import type { operations, parametersWithDefaults } from "../../generated/plants.ts";
+import type {
+  operations,
+  parametersWithDefaults,
+  servedOperations,
+} from "../../generated/plants.ts";
 import type { OperationRequestBody, OperationResponse } from "../http/responses.ts";
 
-export type OperationId = keyof operations;
+/** An operation the server answers (a webhook's operation is one it sends). */
+export type OperationId = servedOperations & keyof operations;
 
 type Parameters<Op extends OperationId> = operations[Op]["parameters"];
 

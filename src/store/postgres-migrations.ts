@@ -44,6 +44,44 @@ const MIGRATIONS: readonly Migration[] = [
             at TIMESTAMPTZ NOT NULL
           )`,
   },
+  {
+    name: "create webhook_endpoints and webhook_deliveries",
+    // Webhook endpoints and their outbox (src/store/webhooks.ts). A claim moves
+    // next_attempt_at to its lease's end, so webhook_deliveries_due finds due and expired
+    // claims alike with an index range scan per endpoint, however many are pending.
+    sql: `CREATE TABLE webhook_endpoints (
+            id                    TEXT PRIMARY KEY,
+            url                   TEXT NOT NULL,
+            description           TEXT,
+            secret                TEXT NOT NULL,
+            previous_secret       TEXT,
+            previous_secret_until TIMESTAMPTZ,
+            created_at            TIMESTAMPTZ NOT NULL,
+            disabled_at           TIMESTAMPTZ
+          );
+          CREATE TABLE webhook_deliveries (
+            id              TEXT PRIMARY KEY,
+            endpoint_id     TEXT NOT NULL,
+            plant_id        BIGINT NOT NULL,
+            body            TEXT NOT NULL,
+            status          TEXT NOT NULL,
+            attempts        INTEGER NOT NULL,
+            next_attempt_at TIMESTAMPTZ,
+            lease_until     TIMESTAMPTZ,
+            lease_owner     TEXT,
+            last_status     INTEGER,
+            last_error      TEXT,
+            created_at      TIMESTAMPTZ NOT NULL,
+            updated_at      TIMESTAMPTZ NOT NULL
+          );
+          CREATE INDEX webhook_deliveries_due ON webhook_deliveries (endpoint_id, next_attempt_at)
+            WHERE status = 'pending';
+          CREATE INDEX webhook_deliveries_log ON webhook_deliveries (endpoint_id, id);
+          CREATE INDEX webhook_deliveries_pending_age ON webhook_deliveries (created_at)
+            WHERE status = 'pending';
+          CREATE INDEX webhook_deliveries_done ON webhook_deliveries (updated_at)
+            WHERE status <> 'pending'`,
+  },
 ];
 
 /** The migrations this build knows, by version (1 first): what plantstore_migrations records. */

@@ -3,6 +3,8 @@
 // statements as it can, with one result per write in the order given. Ids travel as text and
 // are cast on the server, so none passes through a double.
 import type { TransactionSql } from "postgres";
+import { postgresWebhookWrites } from "./postgres-webhook-writes.ts";
+import { newPlantBody } from "./webhooks.ts";
 import type {
   PlantChange,
   PlantRow,
@@ -43,12 +45,14 @@ export const postgresWrites: { [N in WriteName]: ApplyRun<N> } = {
       stored.map((row) => [String(row.id), row]),
     );
     const first = new Set<string>();
-    return plants.map((plant, at) => {
+    const created: PlantRow[] = [];
+    const results = plants.map((plant, at): WriteResult<"createPlant"> => {
       const id = ids[at] as string;
       const isFirst = !first.has(id);
       first.add(id);
       if (isFirst && insertedIds.has(id)) {
         rows.set(id, plant);
+        created.push(plant);
         return { outcome: "created" };
       }
       const row = rows.get(id);
@@ -56,6 +60,8 @@ export const postgresWrites: { [N in WriteName]: ApplyRun<N> } = {
       const same = row.name === plant.name && row.tag === plant.tag;
       return { outcome: same ? "replayed" : "conflict", name: row.name, tag: row.tag };
     });
+    if (created.length > 0) await insertOutbox(tx, created);
+    return results;
   },
   async deletePlant(tx, deletes) {
     const ids = deletes.map(({ id }) => String(id));
@@ -88,7 +94,25 @@ export const postgresWrites: { [N in WriteName]: ApplyRun<N> } = {
         stored[roundOf[at] as number]?.get(String(change.id)) ?? { outcome: "absent" },
     );
   },
+  ...postgresWebhookWrites,
 };
+
+/**
+ * The outbox: one pending delivery per plant created and endpoint enabled, in one INSERT, in
+ * the creates' transaction. Ids sort by creation time, as the delivery log lists them.
+ */
+async function insertOutbox(tx: PostgresTransaction, created: readonly PlantRow[]): Promise<void> {
+  await tx`
+    INSERT INTO webhook_deliveries
+      (id, endpoint_id, plant_id, body, status, attempts, next_attempt_at, created_at, updated_at)
+    SELECT 'msg_' || lpad(to_hex((extract(epoch FROM clock_timestamp()) * 1000)::int8), 12, '0')
+             || substr(replace(gen_random_uuid()::text, '-', ''), 1, 20),
+           e.id, p.id, p.body, 'pending', 0, clock_timestamp(), clock_timestamp(), clock_timestamp()
+    FROM unnest(${created.map((plant) => String(plant.id))}::int8[],
+                ${created.map(newPlantBody)}::text[]) AS p(id, body)
+    CROSS JOIN webhook_endpoints AS e
+    WHERE e.disabled_at IS NULL`;
+}
 
 /** Changes of distinct ids in one statement; what each stored plant became, by id. */
 async function updateRound(

@@ -2,6 +2,7 @@
 // a bounded pool shared by every request, ids as BIGINT <-> BigInt both ways, and a deadline
 // on every call (postgres-deadlines.ts).
 import { type PostgresDatabase, redactUrl } from "../config.ts";
+import { newWebhookSecret } from "../webhooks/signature.ts";
 import { createFaultLatch } from "./fault-latch.ts";
 import {
   boundStartup,
@@ -13,9 +14,11 @@ import { boundedCalls, CLIENT_GRACE_MS, within } from "./postgres-deadlines.ts";
 import { asStoreError, isRetryableTransaction } from "./postgres-errors.ts";
 import { migratePostgres } from "./postgres-migrations.ts";
 import { createPostgresTokenStore } from "./postgres-tokens.ts";
+import { postgresWebhookReads } from "./postgres-webhooks.ts";
 import { type PostgresTransaction, postgresWrites } from "./postgres-writes.ts";
 import { resultOf, toPlant, toStoredPlant, updatedPlant } from "./rows.ts";
 import type { CreateResult, MigrationResult, NewPlant, Store } from "./store.ts";
+import { webhookWrites } from "./webhooks.ts";
 import { createWritePath, type Write, type WriteArgs, type WriteName } from "./writes.ts";
 
 export type { PostgresClient } from "./postgres-connect.ts";
@@ -236,6 +239,7 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
       await sql.end({ timeout: 5 });
     },
     tokens: createPostgresTokenStore(calls),
+    webhooks: { ...webhookWrites(write, newWebhookSecret), ...postgresWebhookReads(calls) },
   };
 }
 

@@ -29,6 +29,41 @@ const MIGRATIONS: readonly string[] = [
      id INTEGER PRIMARY KEY,
      at INTEGER NOT NULL
    ) STRICT`,
+  // 4: webhook endpoints and their outbox (src/store/webhooks.ts); times in ms. A claim moves
+  // next_attempt_at to its lease's end, so webhook_deliveries_due finds due and expired claims
+  // alike with a range scan per endpoint, however many are pending.
+  `CREATE TABLE webhook_endpoints (
+     id                    TEXT PRIMARY KEY,
+     url                   TEXT NOT NULL,
+     description           TEXT,
+     secret                TEXT NOT NULL,
+     previous_secret       TEXT,
+     previous_secret_until INTEGER,
+     created_at            INTEGER NOT NULL,
+     disabled_at           INTEGER
+   ) STRICT;
+   CREATE TABLE webhook_deliveries (
+     id              TEXT PRIMARY KEY,
+     endpoint_id     TEXT NOT NULL,
+     plant_id        INTEGER NOT NULL,
+     body            TEXT NOT NULL,
+     status          TEXT NOT NULL,
+     attempts        INTEGER NOT NULL,
+     next_attempt_at INTEGER,
+     lease_until     INTEGER,
+     lease_owner     TEXT,
+     last_status     INTEGER,
+     last_error      TEXT,
+     created_at      INTEGER NOT NULL,
+     updated_at      INTEGER NOT NULL
+   ) STRICT;
+   CREATE INDEX webhook_deliveries_due ON webhook_deliveries (endpoint_id, next_attempt_at)
+     WHERE status = 'pending';
+   CREATE INDEX webhook_deliveries_log ON webhook_deliveries (endpoint_id, id);
+   CREATE INDEX webhook_deliveries_pending_age ON webhook_deliveries (created_at)
+     WHERE status = 'pending';
+   CREATE INDEX webhook_deliveries_done ON webhook_deliveries (updated_at)
+     WHERE status <> 'pending'`,
 ];
 
 /** The schema version this build migrates a SQLite file to. */

@@ -6,6 +6,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
+import { newWebhookSecret } from "../webhooks/signature.ts";
 import { createFaultLatch } from "./fault-latch.ts";
 import { PageBuilder, resultOf, toPlant, toStoredPlant, updatedPlant } from "./rows.ts";
 import { configureConnection } from "./sqlite-connection.ts";
@@ -13,6 +14,7 @@ import { sqliteStoreError } from "./sqlite-errors.ts";
 import { assertSameFile, fileIdentity } from "./sqlite-file.ts";
 import { migrateSqlite } from "./sqlite-migrations.ts";
 import { createSqliteTokenStore } from "./sqlite-tokens.ts";
+import { sqliteWebhookReads } from "./sqlite-webhooks.ts";
 import { createSqliteWriter } from "./sqlite-writer.ts";
 import {
   type CreateResult,
@@ -22,6 +24,7 @@ import {
   type Store,
   StoreUnavailableError,
 } from "./store.ts";
+import { webhookWrites } from "./webhooks.ts";
 import { createWritePath } from "./writes.ts";
 
 interface Row {
@@ -148,6 +151,10 @@ export function openSqliteStore(path: string): Store {
       db.close();
     },
     tokens: createSqliteTokenStore(db, asStoreErrors),
+    webhooks: {
+      ...webhookWrites((name, args) => writes.run(name, args), newWebhookSecret),
+      ...sqliteWebhookReads(db, asStoreErrors),
+    },
   };
 }
 

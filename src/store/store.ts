@@ -1,5 +1,6 @@
 // The storage interface every engine implements; handlers depend on nothing else.
 import type { TokenStore } from "./tokens.ts";
+import type { WebhookStore } from "./webhooks.ts";
 import type { WriteObserver } from "./writes.ts";
 
 export interface Plant {
@@ -73,9 +74,10 @@ export interface PlantStore {
   close(): Promise<void>;
 }
 
-/** What an engine opens: the plant store, and the token store on the same connection or pool. */
+/** What an engine opens: the plant store, and the token and webhook stores beside it. */
 export interface Store extends PlantStore {
   readonly tokens: TokenStore;
+  readonly webhooks: WebhookStore;
 }
 
 /** A value the engine cannot keep exactly; the request is at fault (400), not the server. */

@@ -7,6 +7,7 @@
 // result; a write that throws fails its whole batch, as a failed commit would.
 import { createBatcher } from "./batcher.ts";
 import { assertStorableText, type PlantPatch } from "./store.ts";
+import { WEBHOOK_WRITE_KEYS, type WebhookWrites } from "./webhooks.ts";
 
 /** A plant as written: no tag is null. */
 export interface PlantRow {
@@ -34,7 +35,7 @@ export type UpdateOutcome =
   { outcome: "updated"; name: string; tag: string | null } | { outcome: "absent" };
 
 /** Every write: its arguments and its result. The result's `outcome` labels its metrics. */
-export interface Writes {
+export interface Writes extends WebhookWrites {
   createPlant: { args: PlantRow; result: CreateOutcome };
   deletePlant: { args: { id: bigint }; result: DeleteOutcome };
   updatePlant: { args: PlantChange; result: UpdateOutcome };
@@ -55,6 +56,7 @@ const WRITE_KEYS: { [N in WriteName]: (args: WriteArgs<N>) => string } = {
   createPlant: (plant) => `plant:${plant.id}`,
   deletePlant: ({ id }) => `plant:${id}`,
   updatePlant: ({ id }) => `plant:${id}`,
+  ...WEBHOOK_WRITE_KEYS,
 };
 
 /** Told how every write ended: the metrics' seam. */

@@ -1,8 +1,10 @@
 // Checks an answer against openapi/plants.yaml: the status must be documented for the
 // operation the request reaches, the content type must be one documented for that status, the
 // body must match its schema, and documented required headers must be there.
+
 import { Ajv, type ValidateFunction } from "ajv";
 import { OpenAPIRouter } from "openapi-backend";
+import { DATE_TIME_FORMAT, URI_FORMAT } from "../../src/openapi/backend.ts";
 import { loadDocument } from "../../src/openapi/document.ts";
 
 export interface Exchange {
@@ -58,6 +60,8 @@ export function createContractChecker(): (exchange: Exchange) => string[] {
     validate: (n: number) => Number.isInteger(n) && n >= INT32.min && n <= INT32.max,
   });
   ajv.addFormat("int64", { type: "number", validate: (n: number) => Number.isInteger(n) });
+  ajv.addFormat("date-time", DATE_TIME_FORMAT);
+  ajv.addFormat("uri", URI_FORMAT);
   ajv.addSchema({ components: doc.components }, "doc");
   const compiled = new Map<unknown, ValidateFunction>();
   const validator = (schema: unknown): ValidateFunction => {

@@ -193,8 +193,14 @@ const BODIES: readonly { headers: Record<string, string | string[]>; payload?: s
   { headers: { "content-type": "text/plain" }, payload: OVERSIZED },
 ];
 
-const sample = <T>(arbitrary: fc.Arbitrary<T>, numRuns: number): T[] =>
-  fc.sample(arbitrary, { seed: SEED, numRuns });
+const sample = <T>(arbitrary: fc.Arbitrary<T>, numRuns: number, seed = SEED): T[] =>
+  fc.sample(arbitrary, { seed, numRuns });
+
+/** A seed of the path's own: its random probes stay the same when other paths are added. */
+const seedOf = (path: string): number =>
+  createHash("sha256").update(`${SEED} ${path}`).digest().readUInt32BE(0) & 0x7fffffff;
+/** Random requests per path of the document. */
+const RANDOM_PER_PATH = 6;
 
 /** Every probe, in the order sent; `credentials` are the Authorization headers by kind. */
 function probes(credentials: Record<string, string | string[] | undefined>): Probe[] {
@@ -347,19 +353,22 @@ function probes(credentials: Record<string, string | string[] | undefined>): Pro
     );
   const request = fc.record({
     method: fc.constantFrom(...METHODS),
-    path: fc.constantFrom(...paths),
     segment: fc.oneof(idText.map(encodeURIComponent), fc.constantFrom(...SEGMENTS)),
     query,
     headers: oddHeaders,
     body: fc.option(fc.oneof(nearMissPlant, jsonText, printable), { nil: undefined }),
   });
-  for (const r of sample(request, 80)) {
-    all.push({
-      method: r.method,
-      url: `${fill(r.path, r.segment)}${r.query}`,
-      headers: r.headers,
-      ...(r.body === undefined ? {} : { payload: r.body }),
-    });
+  // Each path its own sample: a path added to the document adds its probes and changes none
+  // of the others'.
+  for (const path of paths) {
+    for (const r of sample(request, RANDOM_PER_PATH, seedOf(path))) {
+      all.push({
+        method: r.method,
+        url: `${fill(path, r.segment)}${r.query}`,
+        headers: r.headers,
+        ...(r.body === undefined ? {} : { payload: r.body }),
+      });
+    }
   }
   return all;
 }

@@ -29,7 +29,21 @@ const DEFAULT_OPS: OpsConfig = {
     PLANTSTORE_SEND_TIMEOUT_MS: "30 s",
     PLANTSTORE_CLOSE_TIMEOUT_MS: "5 s",
     PLANTSTORE_MAX_CONNECTIONS_PER_ADDRESS: "500",
+    PLANTSTORE_WEBHOOK_TIMEOUT_MS: "10 s",
+    PLANTSTORE_WEBHOOK_RETRY_SCHEDULE: "5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h",
+    PLANTSTORE_WEBHOOK_RETENTION_DAYS: "7 days",
   },
+};
+
+const DEFAULT_WEBHOOKS = {
+  timeoutMs: 10_000,
+  retryScheduleMs: [5000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+  retentionMs: 7 * 86_400_000,
+  allowPrivate: false,
+  send: true,
+  leaseMs: 15_000,
+  concurrency: 32,
+  endpointConcurrency: 4,
 };
 
 describe("configuration", () => {
@@ -44,6 +58,7 @@ describe("configuration", () => {
       tokenRetentionMs: 30 * 86_400_000,
       ops: DEFAULT_OPS,
       workers: 1,
+      webhooks: DEFAULT_WEBHOOKS,
     });
   });
 
@@ -72,6 +87,13 @@ describe("configuration", () => {
         PLANTSTORE_MAX_EVENT_LOOP_DELAY_MS: "0",
         PLANTSTORE_SHUTDOWN_TIMEOUT_MS: "3000",
         PLANTSTORE_WORKERS: "4",
+        PLANTSTORE_WEBHOOK_TIMEOUT_MS: "500",
+        PLANTSTORE_WEBHOOK_RETRY_SCHEDULE: "1s, 2m,3h,1d",
+        PLANTSTORE_WEBHOOK_RETENTION_DAYS: "1",
+        PLANTSTORE_WEBHOOK_ALLOW_PRIVATE: "true",
+        PLANTSTORE_WEBHOOK_LEASE_MS: "2000",
+        PLANTSTORE_WEBHOOK_CONCURRENCY: "8",
+        PLANTSTORE_WEBHOOK_ENDPOINT_CONCURRENCY: "2",
       },
       cwd,
     );
@@ -107,9 +129,22 @@ describe("configuration", () => {
           PLANTSTORE_SEND_TIMEOUT_MS: "4 s",
           PLANTSTORE_CLOSE_TIMEOUT_MS: "500 ms",
           PLANTSTORE_MAX_CONNECTIONS_PER_ADDRESS: "no limit",
+          PLANTSTORE_WEBHOOK_TIMEOUT_MS: "500 ms",
+          PLANTSTORE_WEBHOOK_RETRY_SCHEDULE: "1 s, 2 min, 3 h and 1 d",
+          PLANTSTORE_WEBHOOK_RETENTION_DAYS: "1 day",
         },
       },
       workers: 4,
+      webhooks: {
+        timeoutMs: 500,
+        retryScheduleMs: [1000, 120_000, 10_800_000, 86_400_000],
+        retentionMs: 86_400_000,
+        allowPrivate: true,
+        send: true,
+        leaseMs: 2000,
+        concurrency: 8,
+        endpointConcurrency: 2,
+      },
     });
   });
 
@@ -122,6 +157,15 @@ describe("configuration", () => {
     ["fd00::/8", ["fd00::/8"]],
   ])("when PLANTSTORE_TRUST_PROXY is %j, then it is %j", (raw, expected) => {
     expect(loadConfig({ PLANTSTORE_TRUST_PROXY: raw }, cwd).ops.trustProxy).toEqual(expected);
+  });
+
+  it.each([
+    [{ PLANTSTORE_WEBHOOK_RETRY_SCHEDULE: "5s,,5m" }, "PLANTSTORE_WEBHOOK_RETRY_SCHEDULE"],
+    [{ PLANTSTORE_WEBHOOK_RETRY_SCHEDULE: "0s" }, "PLANTSTORE_WEBHOOK_RETRY_SCHEDULE"],
+    [{ PLANTSTORE_WEBHOOK_ALLOW_PRIVATE: "yes" }, "PLANTSTORE_WEBHOOK_ALLOW_PRIVATE"],
+    [{ PLANTSTORE_WEBHOOK_LEASE_MS: "10000" }, "must exceed PLANTSTORE_WEBHOOK_TIMEOUT_MS"],
+  ])("when the webhook settings are %j, then start-up stops naming %s", (env, named) => {
+    expect(() => loadConfig(env, cwd)).toThrow(named);
   });
 
   it("when PLANTSTORE_CORS_ORIGINS is *, then any origin is allowed", () => {

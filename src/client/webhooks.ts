@@ -1,0 +1,126 @@
+// `plantstore/client/webhooks`: the receiver's half of Standard Webhooks 1.0 for the new-plant
+// webhook: checks a delivery's signature and age against the endpoint's secret(s) and reads its
+// body with the id exact. node:crypto does the checking (one HMAC-SHA256, compared in constant
+// time), so this is an entry of its own: `plantstore/client` stays free of node: for browsers.
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { fromJson } from "./exact-json.ts";
+
+/** The body of a new-plant delivery. */
+export interface NewPlantEvent {
+  id: bigint;
+  name: string;
+  tag?: string;
+}
+
+export interface VerifyWebhookOptions {
+  /** How far the webhook-timestamp may be from now, either way (300 s). */
+  toleranceSeconds?: number;
+  /** The time now in milliseconds (Date.now). */
+  now?: () => number;
+}
+
+/** A delivery that is not genuine, too old or too new, or not a new-plant event. */
+export class WebhookVerificationError extends Error {
+  override name = "WebhookVerificationError";
+}
+
+type HeaderSource = Headers | Record<string, string | string[] | undefined>;
+
+const SECRET_PREFIX = "whsec_";
+
+/**
+ * The delivery's event, once its signature matches one of `secrets` (an endpoint's `whsec_…`
+ * secret, or two while it is being rotated) and its timestamp is recent; throws a
+ * WebhookVerificationError otherwise. Give it the body's bytes exactly as received.
+ */
+export function verifyWebhook(
+  rawBody: string | Uint8Array,
+  headers: HeaderSource,
+  secrets: string | readonly string[],
+  options: VerifyWebhookOptions = {},
+): NewPlantEvent {
+  const id = header(headers, "webhook-id");
+  const timestamp = header(headers, "webhook-timestamp");
+  const signatures = header(headers, "webhook-signature");
+  checkTimestamp(timestamp, options);
+  const body = typeof rawBody === "string" ? Buffer.from(rawBody, "utf8") : Buffer.from(rawBody);
+  const keys = (typeof secrets === "string" ? [secrets] : secrets).map(secretKey);
+  const expected = keys.map((key) =>
+    Buffer.from(
+      createHmac("sha256", key).update(`${id}.${timestamp}.`).update(body).digest("base64"),
+    ),
+  );
+  const given = signatures
+    .split(" ")
+    .filter((entry) => entry.startsWith("v1,"))
+    .map((entry) => Buffer.from(entry.slice(3)));
+  // timingSafeEqual needs equal lengths; a length says nothing about the key.
+  const genuine = given.some((signature) =>
+    expected.some((mine) => mine.length === signature.length && timingSafeEqual(mine, signature)),
+  );
+  if (!genuine) throw new WebhookVerificationError("no webhook-signature matches the secret");
+  return newPlantEvent(body);
+}
+
+function header(headers: HeaderSource, name: string): string {
+  let value: string | string[] | null | undefined;
+  if (headers instanceof Headers) value = headers.get(name);
+  else {
+    const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
+    value = key === undefined ? undefined : headers[key];
+  }
+  if (Array.isArray(value)) {
+    if (value.length > 1) throw new WebhookVerificationError(`the ${name} header is repeated`);
+    value = value[0];
+  }
+  if (value === undefined || value === null || value === "") {
+    throw new WebhookVerificationError(`the ${name} header is missing`);
+  }
+  return value;
+}
+
+function checkTimestamp(timestamp: string, options: VerifyWebhookOptions): void {
+  if (!/^\d{1,15}$/.test(timestamp)) {
+    throw new WebhookVerificationError("the webhook-timestamp header is not a number of seconds");
+  }
+  const tolerance = options.toleranceSeconds ?? 300;
+  const now = (options.now ?? Date.now)() / 1000;
+  const seconds = Number(timestamp);
+  // Either way: an old delivery may be a replay, one from the future a skewed or forged clock.
+  if (seconds < now - tolerance) throw new WebhookVerificationError("the webhook is too old");
+  if (seconds > now + tolerance) {
+    throw new WebhookVerificationError("the webhook's timestamp is in the future");
+  }
+}
+
+function secretKey(secret: string): Buffer {
+  const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
+  const key = Buffer.from(encoded, "base64");
+  if (key.length === 0) throw new TypeError("a webhook secret is whsec_ and base64 key bytes");
+  return key;
+}
+
+function newPlantEvent(body: Buffer): NewPlantEvent {
+  let parsed: unknown;
+  try {
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(body);
+    parsed = fromJson(text, [["id"]]);
+  } catch (error) {
+    throw new WebhookVerificationError(`the webhook body is not JSON with an integer id: ${error}`);
+  }
+  const event = parsed as Partial<Record<keyof NewPlantEvent, unknown>> | null;
+  const shaped =
+    typeof event === "object" &&
+    event !== null &&
+    !Array.isArray(event) &&
+    typeof event.id === "bigint" &&
+    typeof event.name === "string" &&
+    (event.tag === undefined || typeof event.tag === "string");
+  if (!shaped) {
+    throw new WebhookVerificationError(
+      "the webhook body is not a new-plant event ({ id: integer, name: string, tag?: string })",
+    );
+  }
+  const { id, name, tag } = event as NewPlantEvent;
+  return tag === undefined ? { id, name } : { id, name, tag };
+}

@@ -1,0 +1,23 @@
+// GET /webhook-endpoints/{id}/deliveries: a keyset page of the endpoint's delivery log.
+import type { Answer, OperationHandler } from "../openapi/operation-types.ts";
+import type { HandlerDeps } from "./deps.ts";
+import { deliveryAnswer, nextLink, noSuchEndpoint } from "./webhook-answers.ts";
+
+export function listWebhookDeliveries({
+  webhooks,
+  publicUrl,
+}: HandlerDeps): OperationHandler<"listWebhookDeliveries"> {
+  return async (
+    { path: { id }, query: { after, limit } },
+    _context,
+  ): Answer<"listWebhookDeliveries"> => {
+    const page = await webhooks.listDeliveries(id, { after, limit });
+    if (page === undefined) return noSuchEndpoint(id);
+    const body = page.deliveries.map(deliveryAnswer);
+    const path = `/webhook-endpoints/${encodeURIComponent(id)}/deliveries`;
+    const headers = page.full
+      ? nextLink(path, publicUrl, page.deliveries.at(-1)?.id, limit)
+      : undefined;
+    return headers === undefined ? { status: 200, body } : { status: 200, body, headers };
+  };
+}

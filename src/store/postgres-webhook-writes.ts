@@ -1,0 +1,176 @@
+// The webhook writes of src/store/webhooks.ts on PostgreSQL, inside a batch's transaction. Times
+// are the server's clock (clock_timestamp(), so that every instance shares one clock). A claim
+// moves next_attempt_at to its lease's end and skips rows another instance holds locked
+// (FOR UPDATE SKIP LOCKED), so instances never claim one delivery at once; a claim whose lease
+// ran out is due again and taken over.
+import type { PostgresTransaction } from "./postgres-writes.ts";
+import type { ClaimedDelivery, WebhookDelivery } from "./webhooks.ts";
+import type { WriteArgs, WriteResult } from "./writes.ts";
+
+type WebhookWriteName =
+  | "createWebhookEndpoint"
+  | "deleteWebhookEndpoint"
+  | "rotateWebhookSecret"
+  | "claimWebhookDeliveries"
+  | "completeWebhookDelivery"
+  | "releaseWebhookDeliveries"
+  | "retryWebhookDelivery"
+  | "purgeWebhookDeliveries";
+
+type ApplyRun<N extends WebhookWriteName> = (
+  tx: PostgresTransaction,
+  run: readonly WriteArgs<N>[],
+) => Promise<WriteResult<N>[]>;
+
+/** A webhook_deliveries row as postgres.js gives it. */
+export interface PostgresDeliveryRow {
+  id: string;
+  endpoint_id: string;
+  plant_id: bigint;
+  status: string;
+  attempts: number;
+  last_status: number | null;
+  last_error: string | null;
+  next_attempt_at: Date | null;
+  created_at: Date;
+}
+
+export const deliveryFromPostgres = (row: PostgresDeliveryRow): WebhookDelivery => ({
+  id: row.id,
+  endpointId: row.endpoint_id,
+  plantId: BigInt(row.plant_id),
+  status: row.status as WebhookDelivery["status"],
+  attempts: Number(row.attempts),
+  lastStatus: row.last_status === null ? null : Number(row.last_status),
+  lastError: row.last_error,
+  nextAttemptAt: row.status === "pending" ? row.next_attempt_at : null,
+  createdAt: row.created_at,
+});
+
+/** Each write of the run in turn: these are rare next to creates, one statement or two each. */
+const oneByOne =
+  <N extends WebhookWriteName>(
+    apply: (tx: PostgresTransaction, args: WriteArgs<N>) => Promise<WriteResult<N>>,
+  ): ApplyRun<N> =>
+  async (tx, run) => {
+    const results: WriteResult<N>[] = [];
+    for (const args of run) results.push(await apply(tx, args));
+    return results;
+  };
+
+const ms = (value: number) => `${value} milliseconds`;
+
+export const postgresWebhookWrites: { [N in WebhookWriteName]: ApplyRun<N> } = {
+  createWebhookEndpoint: oneByOne(async (tx, { id, url, description, secret, createdAt }) => {
+    await tx`INSERT INTO webhook_endpoints (id, url, description, secret, created_at)
+             VALUES (${id}, ${url}, ${description}, ${secret}, ${new Date(createdAt)})`;
+    return { outcome: "created" };
+  }),
+  deleteWebhookEndpoint: oneByOne(async (tx, { id }) => {
+    await tx`DELETE FROM webhook_deliveries WHERE endpoint_id = ${id}`;
+    const { count } = await tx`DELETE FROM webhook_endpoints WHERE id = ${id}`;
+    return { outcome: count === 1 ? "deleted" : "absent" };
+  }),
+  rotateWebhookSecret: oneByOne(async (tx, { id, secret, overlapMs }) => {
+    const { count } = await tx`
+      UPDATE webhook_endpoints
+      SET previous_secret = secret, secret = ${secret},
+          previous_secret_until = clock_timestamp() + ${ms(overlapMs)}::interval
+      WHERE id = ${id}`;
+    return { outcome: count === 1 ? "rotated" : "absent" };
+  }),
+  claimWebhookDeliveries: oneByOne(async (tx, { owner, leaseMs, limit, perEndpoint, free }) => {
+    const busy = Object.keys(free);
+    // Per endpoint, an index range scan of its due deliveries (webhook_deliveries_due), at most
+    // its free slots, so that one endpoint's backlog never fills a claim meant for all.
+    const rows = await tx<
+      {
+        id: string;
+        endpoint_id: string;
+        body: string;
+        attempts: number;
+        url: string;
+        secrets: string[];
+      }[]
+    >`
+      WITH slots AS (
+        SELECT e.id, e.url,
+               CASE WHEN e.previous_secret_until > clock_timestamp()
+                    THEN ARRAY[e.secret, e.previous_secret] ELSE ARRAY[e.secret] END AS secrets,
+               coalesce(s.free, ${perEndpoint}::int4) AS free
+        FROM webhook_endpoints e
+        LEFT JOIN unnest(${busy}::text[], ${busy.map((id) => free[id] ?? 0)}::int4[])
+          AS s(id, free) ON s.id = e.id
+        WHERE e.disabled_at IS NULL
+      ), picked AS (
+        SELECT d.id, slots.url, slots.secrets
+        FROM slots CROSS JOIN LATERAL (
+          SELECT id FROM webhook_deliveries
+          WHERE endpoint_id = slots.id AND status = 'pending'
+            AND next_attempt_at <= clock_timestamp()
+          ORDER BY next_attempt_at LIMIT slots.free
+          FOR UPDATE SKIP LOCKED) AS d
+        LIMIT ${limit}::int4
+      )
+      UPDATE webhook_deliveries AS d
+      SET next_attempt_at = clock_timestamp() + ${ms(leaseMs)}::interval,
+          lease_until = clock_timestamp() + ${ms(leaseMs)}::interval, lease_owner = ${owner}
+      FROM picked WHERE d.id = picked.id
+      RETURNING d.id, d.endpoint_id, d.body, d.attempts, picked.url, picked.secrets`;
+    const deliveries: ClaimedDelivery[] = rows.map((row) => ({
+      id: row.id,
+      endpointId: row.endpoint_id,
+      url: row.url,
+      body: row.body,
+      attempts: Number(row.attempts),
+      secrets: [...row.secrets],
+    }));
+    return { outcome: "claimed", deliveries };
+  }),
+  completeWebhookDelivery: oneByOne(async (tx, { id, owner, record: r }) => {
+    const status = r.kind === "delivered" ? "delivered" : r.kind === "retry" ? "pending" : "failed";
+    const error = r.kind === "retry" || r.kind === "failed" ? r.error : null;
+    const delay = r.kind === "retry" ? ms(r.delayMs) : null;
+    const changed = await tx<{ endpoint_id: string }[]>`
+      UPDATE webhook_deliveries
+      SET status = ${status}, attempts = attempts + 1, last_status = ${r.status},
+          last_error = ${error},
+          next_attempt_at = clock_timestamp() + ${delay}::interval,
+          lease_until = NULL, lease_owner = NULL, updated_at = clock_timestamp()
+      WHERE id = ${id} AND lease_owner = ${owner}
+      RETURNING endpoint_id`;
+    const [row] = changed;
+    if (row !== undefined && r.kind === "gone") {
+      await tx`UPDATE webhook_endpoints SET disabled_at = clock_timestamp()
+               WHERE id = ${row.endpoint_id} AND disabled_at IS NULL`;
+    }
+    return { outcome: row === undefined ? "lost" : "recorded" };
+  }),
+  releaseWebhookDeliveries: oneByOne(async (tx, { owner, ids }) => {
+    await tx`
+      UPDATE webhook_deliveries
+      SET next_attempt_at = clock_timestamp(), lease_until = NULL, lease_owner = NULL
+      WHERE id = ANY(${[...ids]}::text[]) AND lease_owner = ${owner} AND status = 'pending'`;
+    return { outcome: "released" };
+  }),
+  retryWebhookDelivery: oneByOne(async (tx, { endpointId, id }) => {
+    const [row] = await tx<PostgresDeliveryRow[]>`
+      UPDATE webhook_deliveries
+      SET status = 'pending', attempts = 0, next_attempt_at = clock_timestamp(),
+          lease_until = NULL, lease_owner = NULL, updated_at = clock_timestamp()
+      WHERE id = ${id} AND endpoint_id = ${endpointId}
+      RETURNING id, endpoint_id, plant_id, status, attempts, last_status, last_error,
+                next_attempt_at, created_at`;
+    if (row === undefined) return { outcome: "absent" };
+    await tx`UPDATE webhook_endpoints SET disabled_at = NULL WHERE id = ${endpointId}`;
+    return { outcome: "retried", delivery: deliveryFromPostgres(row) };
+  }),
+  purgeWebhookDeliveries: oneByOne(async (tx, { before, limit }) => {
+    const { count } = await tx`
+      DELETE FROM webhook_deliveries WHERE id IN (
+        SELECT id FROM webhook_deliveries
+        WHERE status <> 'pending' AND updated_at < ${new Date(before)}
+        LIMIT ${limit}::int4)`;
+    return { outcome: "purged", count };
+  }),
+};

@@ -1,0 +1,93 @@
+// The reads of a WebhookStore on PostgreSQL (its writes are webhookWrites on the write path).
+import type { BoundedCalls } from "./postgres-deadlines.ts";
+import { asStoreError } from "./postgres-errors.ts";
+import { deliveryFromPostgres, type PostgresDeliveryRow } from "./postgres-webhook-writes.ts";
+import type { WebhookEndpoint, WebhookStore } from "./webhooks.ts";
+
+interface EndpointRow {
+  id: string;
+  url: string;
+  description: string | null;
+  created_at: Date;
+  disabled_at: Date | null;
+}
+
+const endpointFrom = (row: EndpointRow): WebhookEndpoint => ({
+  id: row.id,
+  url: row.url,
+  description: row.description,
+  createdAt: row.created_at,
+  disabledAt: row.disabled_at,
+});
+
+export function postgresWebhookReads(
+  calls: BoundedCalls,
+): Pick<
+  WebhookStore,
+  "getEndpoint" | "listEndpoints" | "listDeliveries" | "backlog" | "nextDueInMs"
+> {
+  const mapped = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (error) {
+      throw asStoreError(error);
+    }
+  };
+  const endpoint = (id: string) =>
+    calls.read(
+      (q) => q<EndpointRow[]>`
+        SELECT id, url, description, created_at, disabled_at
+        FROM webhook_endpoints WHERE id = ${id}`,
+    );
+  return {
+    nextDueInMs: () =>
+      mapped(async () => {
+        // Per endpoint, the first entry of its range of webhook_deliveries_due; the server's clock.
+        const [row] = await calls.read(
+          (q) => q<{ due: number | null }[]>`
+            SELECT (extract(epoch FROM min(first) - clock_timestamp()) * 1000)::float8 AS due
+            FROM (SELECT (SELECT next_attempt_at FROM webhook_deliveries AS d
+                          WHERE d.endpoint_id = e.id AND d.status = 'pending'
+                          ORDER BY next_attempt_at LIMIT 1) AS first
+                  FROM webhook_endpoints AS e WHERE e.disabled_at IS NULL) AS firsts`,
+        );
+        return row?.due === null || row?.due === undefined ? null : Number(row.due);
+      }),
+    getEndpoint: (id) =>
+      mapped(async () => {
+        const [row] = await endpoint(id);
+        return row === undefined ? undefined : endpointFrom(row);
+      }),
+    listEndpoints: ({ after, limit }) =>
+      mapped(async () => {
+        const rows = await calls.read(
+          (q) => q<EndpointRow[]>`
+            SELECT id, url, description, created_at, disabled_at FROM webhook_endpoints
+            WHERE id > ${after ?? ""} ORDER BY id LIMIT ${limit}::int4`,
+        );
+        return { endpoints: rows.map(endpointFrom), full: rows.length >= limit };
+      }),
+    listDeliveries: (endpointId, { after, limit }) =>
+      mapped(async () => {
+        if ((await endpoint(endpointId)).length === 0) return undefined;
+        const rows = await calls.read(
+          (q) => q<PostgresDeliveryRow[]>`
+            SELECT id, endpoint_id, plant_id, status, attempts, last_status, last_error,
+                   next_attempt_at, created_at
+            FROM webhook_deliveries
+            WHERE endpoint_id = ${endpointId} AND id > ${after ?? ""}
+            ORDER BY id LIMIT ${limit}::int4`,
+        );
+        return { deliveries: rows.map(deliveryFromPostgres), full: rows.length >= limit };
+      }),
+    backlog: () =>
+      mapped(async () => {
+        const [row] = await calls.read(
+          (q) => q<{ pending: string; oldest: Date | null }[]>`
+            SELECT count(*)::text AS pending, min(created_at) AS oldest
+            FROM webhook_deliveries WHERE status = 'pending'`,
+        );
+        return { pending: Number(row?.pending ?? 0), oldestCreatedAt: row?.oldest ?? null };
+      }),
+  };
+}

@@ -1,0 +1,195 @@
+// The webhook writes of src/store/webhooks.ts on SQLite, run on the write thread inside a batch's
+// transaction. Times are milliseconds of this machine's clock. A claim moves a delivery's
+// next_attempt_at to the end of its lease, so one partial index (pending, by endpoint and due
+// time) serves both "what is due" and "whose lease ran out".
+import type { Database } from "better-sqlite3";
+import { type ClaimedDelivery, signingSecrets, type WebhookDelivery } from "./webhooks.ts";
+import type { WriteArgs, WriteResult } from "./writes.ts";
+
+type WebhookWriteName =
+  | "createWebhookEndpoint"
+  | "deleteWebhookEndpoint"
+  | "rotateWebhookSecret"
+  | "claimWebhookDeliveries"
+  | "completeWebhookDelivery"
+  | "releaseWebhookDeliveries"
+  | "retryWebhookDelivery"
+  | "purgeWebhookDeliveries";
+
+type Prepare<N extends WebhookWriteName> = (db: Database) => (args: WriteArgs<N>) => WriteResult<N>;
+
+/** A webhook_deliveries row as SQLite gives it. */
+export interface SqliteDeliveryRow {
+  id: string;
+  endpoint_id: string;
+  plant_id: bigint;
+  status: string;
+  attempts: number;
+  last_status: number | null;
+  last_error: string | null;
+  next_attempt_at: number | null;
+  created_at: number;
+}
+
+export const deliveryFromSqlite = (row: SqliteDeliveryRow): WebhookDelivery => ({
+  id: row.id,
+  endpointId: row.endpoint_id,
+  plantId: BigInt(row.plant_id),
+  status: row.status as WebhookDelivery["status"],
+  attempts: Number(row.attempts),
+  lastStatus: row.last_status === null ? null : Number(row.last_status),
+  lastError: row.last_error,
+  nextAttemptAt:
+    row.status === "pending" && row.next_attempt_at !== null
+      ? new Date(Number(row.next_attempt_at))
+      : null,
+  createdAt: new Date(Number(row.created_at)),
+});
+
+export const DELIVERY_COLUMNS =
+  "id, endpoint_id, plant_id, status, attempts, last_status, last_error, next_attempt_at, created_at";
+
+export const sqliteWebhookWrites: { [N in WebhookWriteName]: Prepare<N> } = {
+  createWebhookEndpoint(db) {
+    const insert = db.prepare<[string, string, string | null, string, number]>(
+      `INSERT INTO webhook_endpoints (id, url, description, secret, created_at)
+       VALUES (?, ?, ?, ?, ?)`,
+    );
+    return ({ id, url, description, secret, createdAt }) => {
+      insert.run(id, url, description, secret, createdAt);
+      return { outcome: "created" };
+    };
+  },
+  deleteWebhookEndpoint(db) {
+    const deliveries = db.prepare<[string]>("DELETE FROM webhook_deliveries WHERE endpoint_id = ?");
+    const endpoint = db.prepare<[string]>("DELETE FROM webhook_endpoints WHERE id = ?");
+    return ({ id }) => {
+      deliveries.run(id);
+      return { outcome: endpoint.run(id).changes === 1 ? "deleted" : "absent" };
+    };
+  },
+  rotateWebhookSecret(db) {
+    const rotate = db.prepare<[string, number, string]>(
+      `UPDATE webhook_endpoints
+       SET previous_secret = secret, secret = ?, previous_secret_until = ? WHERE id = ?`,
+    );
+    return ({ id, secret, overlapMs }) => ({
+      outcome: rotate.run(secret, Date.now() + overlapMs, id).changes === 1 ? "rotated" : "absent",
+    });
+  },
+  claimWebhookDeliveries(db) {
+    const endpoints = db.prepare<
+      [],
+      {
+        id: string;
+        url: string;
+        secret: string;
+        previous_secret: string | null;
+        previous_secret_until: number | null;
+      }
+    >(
+      `SELECT id, url, secret, previous_secret, previous_secret_until
+       FROM webhook_endpoints WHERE disabled_at IS NULL`,
+    );
+    // The partial index webhook_deliveries_due: a range scan per endpoint, whatever the backlog.
+    const due = db.prepare<
+      [string, number, number],
+      { id: string; body: string; attempts: number }
+    >(
+      `SELECT id, body, attempts FROM webhook_deliveries
+       WHERE endpoint_id = ? AND status = 'pending' AND next_attempt_at <= ?
+       ORDER BY next_attempt_at LIMIT ?`,
+    );
+    const lease = db.prepare<[number, number, string, string]>(
+      `UPDATE webhook_deliveries SET next_attempt_at = ?, lease_until = ?, lease_owner = ?
+       WHERE id = ?`,
+    );
+    return ({ owner, leaseMs, limit, perEndpoint, free }) => {
+      const now = Date.now();
+      const claimed: ClaimedDelivery[] = [];
+      for (const endpoint of endpoints.all()) {
+        const room = Math.min(free[endpoint.id] ?? perEndpoint, limit - claimed.length);
+        if (room <= 0) continue;
+        const secrets = signingSecrets(
+          endpoint.secret,
+          endpoint.previous_secret,
+          endpoint.previous_secret_until,
+          now,
+        );
+        for (const row of due.all(endpoint.id, now, room)) {
+          lease.run(now + leaseMs, now + leaseMs, owner, row.id);
+          claimed.push({
+            id: row.id,
+            endpointId: endpoint.id,
+            url: endpoint.url,
+            body: row.body,
+            attempts: Number(row.attempts),
+            secrets,
+          });
+        }
+        if (claimed.length >= limit) break;
+      }
+      return { outcome: "claimed", deliveries: claimed };
+    };
+  },
+  completeWebhookDelivery(db) {
+    const record = db.prepare<
+      [string, number | null, string | null, number | null, number, string, string]
+    >(
+      `UPDATE webhook_deliveries
+       SET status = ?, attempts = attempts + 1, last_status = ?, last_error = ?,
+           next_attempt_at = ?, lease_until = NULL, lease_owner = NULL, updated_at = ?
+       WHERE id = ? AND lease_owner = ?`,
+    );
+    const disable = db.prepare<[number, string]>(
+      `UPDATE webhook_endpoints SET disabled_at = ?
+       WHERE disabled_at IS NULL AND id = (SELECT endpoint_id FROM webhook_deliveries WHERE id = ?)`,
+    );
+    return ({ id, owner, record: r }) => {
+      const now = Date.now();
+      const status =
+        r.kind === "delivered" ? "delivered" : r.kind === "retry" ? "pending" : "failed";
+      const error = r.kind === "retry" || r.kind === "failed" ? r.error : null;
+      const next = r.kind === "retry" ? now + r.delayMs : null;
+      const changed = record.run(status, r.status, error, next, now, id, owner).changes === 1;
+      if (changed && r.kind === "gone") disable.run(now, id);
+      return { outcome: changed ? "recorded" : "lost" };
+    };
+  },
+  releaseWebhookDeliveries(db) {
+    const release = db.prepare<[number, string, string]>(
+      `UPDATE webhook_deliveries SET next_attempt_at = ?, lease_until = NULL, lease_owner = NULL
+       WHERE id = ? AND lease_owner = ? AND status = 'pending'`,
+    );
+    return ({ owner, ids }) => {
+      const now = Date.now();
+      for (const id of ids) release.run(now, id, owner);
+      return { outcome: "released" };
+    };
+  },
+  retryWebhookDelivery(db) {
+    const retry = db.prepare<[number, number, string, string], SqliteDeliveryRow>(
+      `UPDATE webhook_deliveries
+       SET status = 'pending', attempts = 0, next_attempt_at = ?, lease_until = NULL,
+           lease_owner = NULL, updated_at = ?
+       WHERE id = ? AND endpoint_id = ? RETURNING ${DELIVERY_COLUMNS}`,
+    );
+    const enable = db.prepare<[string]>(
+      "UPDATE webhook_endpoints SET disabled_at = NULL WHERE id = ?",
+    );
+    return ({ endpointId, id }) => {
+      const now = Date.now();
+      const row = retry.safeIntegers(true).get(now, now, id, endpointId);
+      if (row === undefined) return { outcome: "absent" };
+      enable.run(endpointId);
+      return { outcome: "retried", delivery: deliveryFromSqlite(row) };
+    };
+  },
+  purgeWebhookDeliveries(db) {
+    const purge = db.prepare<[number, number]>(
+      `DELETE FROM webhook_deliveries WHERE id IN (
+         SELECT id FROM webhook_deliveries WHERE status <> 'pending' AND updated_at < ? LIMIT ?)`,
+    );
+    return ({ before, limit }) => ({ outcome: "purged", count: purge.run(before, limit).changes });
+  },
+};

@@ -1,0 +1,86 @@
+// The reads of a WebhookStore on SQLite (its writes are webhookWrites on the write path).
+import type { Database } from "better-sqlite3";
+import {
+  DELIVERY_COLUMNS,
+  deliveryFromSqlite,
+  type SqliteDeliveryRow,
+} from "./sqlite-webhook-writes.ts";
+import type { WebhookEndpoint, WebhookStore } from "./webhooks.ts";
+
+interface EndpointRow {
+  id: string;
+  url: string;
+  description: string | null;
+  created_at: number;
+  disabled_at: number | null;
+}
+
+const ENDPOINT_COLUMNS = "id, url, description, created_at, disabled_at";
+
+const endpointFrom = (row: EndpointRow): WebhookEndpoint => ({
+  id: row.id,
+  url: row.url,
+  description: row.description,
+  createdAt: new Date(row.created_at),
+  disabledAt: row.disabled_at === null ? null : new Date(row.disabled_at),
+});
+
+export function sqliteWebhookReads(
+  db: Database,
+  asStoreErrors: <T>(work: () => T) => T,
+): Pick<
+  WebhookStore,
+  "getEndpoint" | "listEndpoints" | "listDeliveries" | "backlog" | "nextDueInMs"
+> {
+  const one = db.prepare<[string], EndpointRow>(
+    `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = ?`,
+  );
+  const page = db.prepare<[string, number], EndpointRow>(
+    `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id > ? ORDER BY id LIMIT ?`,
+  );
+  const deliveries = db
+    .prepare<[string, string, number], SqliteDeliveryRow>(
+      `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries
+       WHERE endpoint_id = ? AND id > ? ORDER BY id LIMIT ?`,
+    )
+    .safeIntegers(true);
+  const backlog = db.prepare<[], { pending: number; oldest: number | null }>(
+    `SELECT count(*) AS pending, min(created_at) AS oldest
+     FROM webhook_deliveries WHERE status = 'pending'`,
+  );
+  // Per endpoint, the first entry of its range of webhook_deliveries_due.
+  const nextDue = db.prepare<[], { due: number | null }>(
+    `SELECT min((SELECT min(next_attempt_at) FROM webhook_deliveries AS d
+                 WHERE d.endpoint_id = e.id AND d.status = 'pending')) AS due
+     FROM webhook_endpoints AS e WHERE e.disabled_at IS NULL`,
+  );
+  return {
+    async nextDueInMs() {
+      const due = asStoreErrors(() => nextDue.get())?.due ?? null;
+      return due === null ? null : due - Date.now();
+    },
+    async getEndpoint(id) {
+      const row = asStoreErrors(() => one.get(id));
+      return row === undefined ? undefined : endpointFrom(row);
+    },
+    async listEndpoints({ after, limit }) {
+      const rows = asStoreErrors(() => page.all(after ?? "", limit));
+      return { endpoints: rows.map(endpointFrom), full: rows.length >= limit };
+    },
+    async listDeliveries(endpointId, { after, limit }) {
+      return asStoreErrors(() => {
+        if (one.get(endpointId) === undefined) return undefined;
+        const rows = deliveries.all(endpointId, after ?? "", limit);
+        return { deliveries: rows.map(deliveryFromSqlite), full: rows.length >= limit };
+      });
+    },
+    async backlog() {
+      const row = asStoreErrors(() => backlog.get());
+      const oldest = row?.oldest ?? null;
+      return {
+        pending: row?.pending ?? 0,
+        oldestCreatedAt: oldest === null ? null : new Date(oldest),
+      };
+    },
+  };
+}

@@ -1,0 +1,224 @@
+// The storage interface for webhook endpoints and their outbox of deliveries. Every change is a
+// write of the store's one write path (writes.ts: the webhook entries below); reads are each
+// engine's (sqlite-webhooks.ts, postgres-webhooks.ts). A delivery row is made by the createPlant
+// write itself, in the create's transaction, so a 200 can never outlive its message.
+import { randomBytes } from "node:crypto";
+import type { WriteArgs, WriteName, WriteResult } from "./writes.ts";
+
+export interface WebhookEndpoint {
+  /** `ep_`, 12 hex digits of its creation time in ms, 10 random hex: listed in creation order. */
+  id: string;
+  url: string;
+  description: string | null;
+  createdAt: Date;
+  /** Set when the endpoint answered 410 Gone; a manual retry of a delivery clears it. */
+  disabledAt: Date | null;
+}
+
+export type DeliveryStatus = "pending" | "delivered" | "failed";
+
+export interface WebhookDelivery {
+  /** `msg_…`: the `webhook-id` of every attempt. */
+  id: string;
+  endpointId: string;
+  plantId: bigint;
+  status: DeliveryStatus;
+  attempts: number;
+  lastStatus: number | null;
+  lastError: string | null;
+  /** Null unless pending; while an attempt is under way, when its claim (lease) runs out. */
+  nextAttemptAt: Date | null;
+  createdAt: Date;
+}
+
+/** A delivery claimed for one attempt: what sending it needs. */
+export interface ClaimedDelivery {
+  id: string;
+  endpointId: string;
+  url: string;
+  /** The exact JSON sent, made when the plant was created. */
+  body: string;
+  /** Attempts made before this one. */
+  attempts: number;
+  /** The secrets to sign with: the current one, and the previous one during a rotation. */
+  secrets: string[];
+}
+
+/** How an attempt ended, as the deliverer decided from the answer and the retry schedule. */
+export type AttemptRecord =
+  | { kind: "delivered"; status: number }
+  | { kind: "retry"; status: number | null; error: string | null; delayMs: number }
+  | { kind: "failed"; status: number | null; error: string | null }
+  /** 410 Gone: the delivery fails and its endpoint is disabled. */
+  | { kind: "gone"; status: number };
+
+export interface KeysetPage {
+  after?: string | undefined;
+  limit: number;
+}
+
+export interface ClaimRequest {
+  /** Who holds the claims (one per deliverer). */
+  owner: string;
+  leaseMs: number;
+  /** Most deliveries claimed in all. */
+  limit: number;
+  /** Most claimed for one endpoint, unless `free` says fewer. */
+  perEndpoint: number;
+  /** Endpoints with fewer free slots than perEndpoint (some in flight), by id. */
+  free: Readonly<Record<string, number>>;
+}
+
+export interface WebhookStore {
+  createEndpoint(input: {
+    url: string;
+    description: string | null;
+  }): Promise<WebhookEndpoint & { secret: string }>;
+  getEndpoint(id: string): Promise<WebhookEndpoint | undefined>;
+  listEndpoints(page: KeysetPage): Promise<{ endpoints: WebhookEndpoint[]; full: boolean }>;
+  /** Removes the endpoint and its deliveries; false if there was none. */
+  deleteEndpoint(id: string): Promise<boolean>;
+  /** A new secret; the old one keeps signing for `overlapMs`. Undefined if no such endpoint. */
+  rotateSecret(id: string, overlapMs: number): Promise<string | undefined>;
+  /** Undefined when there is no such endpoint. */
+  listDeliveries(
+    endpointId: string,
+    page: KeysetPage,
+  ): Promise<{ deliveries: WebhookDelivery[]; full: boolean } | undefined>;
+  /** Pending again, due now, attempts from 0, its endpoint enabled; undefined if none. */
+  retryDelivery(endpointId: string, id: string): Promise<WebhookDelivery | undefined>;
+  /** Claims due deliveries of enabled endpoints, each for `leaseMs`. */
+  claim(request: ClaimRequest): Promise<ClaimedDelivery[]>;
+  /** Records an attempt; false when the claim was lost (its lease ran out and was taken over). */
+  complete(id: string, owner: string, record: AttemptRecord): Promise<boolean>;
+  /** Gives claims back (shutdown): due now, for any instance. */
+  release(owner: string, ids: readonly string[]): Promise<void>;
+  /** Deletes at most `limit` delivered or failed deliveries last changed before `before`. */
+  purge(before: Date, limit: number): Promise<number>;
+  /** For metrics: pending deliveries, and when the oldest of them was made. */
+  backlog(): Promise<{ pending: number; oldestCreatedAt: Date | null }>;
+  /**
+   * Milliseconds until the first pending delivery of an enabled endpoint is due (0 or less:
+   * due now), or null when none is pending. A read, so an idle deliverer polls without writing.
+   */
+  nextDueInMs(): Promise<number | null>;
+}
+
+/** The write entries of writes.ts for webhooks: their arguments and results. */
+export interface WebhookWrites {
+  createWebhookEndpoint: {
+    args: {
+      id: string;
+      url: string;
+      description: string | null;
+      secret: string;
+      createdAt: number;
+    };
+    result: { outcome: "created" };
+  };
+  deleteWebhookEndpoint: { args: { id: string }; result: { outcome: "deleted" | "absent" } };
+  rotateWebhookSecret: {
+    args: { id: string; secret: string; overlapMs: number };
+    result: { outcome: "rotated" | "absent" };
+  };
+  claimWebhookDeliveries: {
+    args: ClaimRequest;
+    result: { outcome: "claimed"; deliveries: ClaimedDelivery[] };
+  };
+  completeWebhookDelivery: {
+    args: { id: string; owner: string; record: AttemptRecord };
+    result: { outcome: "recorded" | "lost" };
+  };
+  releaseWebhookDeliveries: {
+    args: { owner: string; ids: readonly string[] };
+    result: { outcome: "released" };
+  };
+  retryWebhookDelivery: {
+    args: { endpointId: string; id: string };
+    result: { outcome: "retried"; delivery: WebhookDelivery } | { outcome: "absent" };
+  };
+  purgeWebhookDeliveries: {
+    args: { before: number; limit: number };
+    result: { outcome: "purged"; count: number };
+  };
+}
+
+/** What each webhook write touches: the order-keeping keys of writes.ts. */
+export const WEBHOOK_WRITE_KEYS: {
+  [N in keyof WebhookWrites]: (args: WebhookWrites[N]["args"]) => string;
+} = {
+  createWebhookEndpoint: ({ id }) => `webhook-endpoint:${id}`,
+  deleteWebhookEndpoint: ({ id }) => `webhook-endpoint:${id}`,
+  rotateWebhookSecret: ({ id }) => `webhook-endpoint:${id}`,
+  claimWebhookDeliveries: () => "webhook-claims",
+  completeWebhookDelivery: ({ id }) => `webhook-delivery:${id}`,
+  releaseWebhookDeliveries: () => "webhook-claims",
+  retryWebhookDelivery: ({ id }) => `webhook-delivery:${id}`,
+  purgeWebhookDeliveries: () => "webhook-purge",
+};
+
+/** The exact JSON of the newPlant webhook: the id as an integer literal, never a double. */
+export const newPlantBody = (plant: { id: bigint; name: string; tag: string | null }): string =>
+  `{"id":${plant.id},"name":${JSON.stringify(plant.name)}${
+    plant.tag === null ? "" : `,"tag":${JSON.stringify(plant.tag)}`
+  }}`;
+
+/** An id that sorts by creation time: prefix, 12 hex digits of ms, 10 random hex. */
+export const timeOrderedId = (prefix: string, now = Date.now()): string =>
+  `${prefix}${now.toString(16).padStart(12, "0")}${randomBytes(5).toString("hex")}`;
+
+/** The secrets that sign now: the current one, and the previous one while its overlap lasts. */
+export const signingSecrets = (
+  secret: string,
+  previous: string | null,
+  previousUntil: number | null,
+  now: number,
+): string[] =>
+  previous !== null && previousUntil !== null && previousUntil > now
+    ? [secret, previous]
+    : [secret];
+
+type Run = <N extends WriteName>(name: N, args: WriteArgs<N>) => Promise<WriteResult<N>>;
+
+/** The write half of a WebhookStore, the same on every engine: each method one named write. */
+export function webhookWrites(
+  run: Run,
+  newSecret: () => string,
+): Omit<
+  WebhookStore,
+  "getEndpoint" | "listEndpoints" | "listDeliveries" | "backlog" | "nextDueInMs"
+> {
+  return {
+    async createEndpoint({ url, description }) {
+      const createdAt = Date.now();
+      const row = { id: timeOrderedId("ep_", createdAt), url, description, createdAt };
+      const secret = newSecret();
+      await run("createWebhookEndpoint", { ...row, secret });
+      return { ...row, createdAt: new Date(createdAt), disabledAt: null, secret };
+    },
+    async deleteEndpoint(id) {
+      return (await run("deleteWebhookEndpoint", { id })).outcome === "deleted";
+    },
+    async rotateSecret(id, overlapMs) {
+      const secret = newSecret();
+      const { outcome } = await run("rotateWebhookSecret", { id, secret, overlapMs });
+      return outcome === "rotated" ? secret : undefined;
+    },
+    async retryDelivery(endpointId, id) {
+      const result = await run("retryWebhookDelivery", { endpointId, id });
+      return result.outcome === "retried" ? result.delivery : undefined;
+    },
+    async claim(request) {
+      return (await run("claimWebhookDeliveries", request)).deliveries;
+    },
+    async complete(id, owner, record) {
+      return (await run("completeWebhookDelivery", { id, owner, record })).outcome === "recorded";
+    },
+    async release(owner, ids) {
+      if (ids.length > 0) await run("releaseWebhookDeliveries", { owner, ids });
+    },
+    async purge(before, limit) {
+      return (await run("purgeWebhookDeliveries", { before: before.getTime(), limit })).count;
+    },
+  };
+}

@@ -1,0 +1,197 @@
+// The webhook delivery loop, one per delivering process. It polls the store with a read, and
+// when something is due claims at most as many deliveries as it has free slots (overall, and
+// per endpoint, so a slow endpoint holds only its own slots), sends each, and records how it
+// went. The backlog stays in the store: memory is bounded by the slots. Stopping aborts the
+// attempts under way and gives their claims back, so another instance may send them at once.
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
+import type { Registry } from "prom-client";
+import type { ClaimedDelivery, WebhookStore } from "../store/webhooks.ts";
+import { createDelivererMetrics } from "./deliverer-metrics.ts";
+import { recordOf } from "./retry-schedule.ts";
+import { sendWebhookAttempt } from "./send.ts";
+import { signatureHeaders } from "./signature.ts";
+
+export interface DelivererSettings {
+  timeoutMs: number;
+  retryScheduleMs: readonly number[];
+  retentionMs: number;
+  allowPrivate: boolean;
+  leaseMs: number;
+  concurrency: number;
+  endpointConcurrency: number;
+}
+
+interface Log {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+}
+
+export interface DelivererOptions {
+  store: WebhookStore;
+  settings: DelivererSettings;
+  log: Log;
+  registry: Registry;
+  /** How often an idle deliverer looks for due deliveries. */
+  pollMs?: number;
+}
+
+export interface Deliverer {
+  /** Aborts attempts under way, gives their claims back, and stops polling. */
+  stop(): Promise<void>;
+}
+
+const IDLE_POLL_MS = 250;
+// After a store error, before trying again; it is logged once per failure.
+const ERROR_PAUSE_MS = 1000;
+const BACKLOG_EVERY_MS = 10_000;
+const PURGE_EVERY_MS = 60 * 60 * 1000;
+const PURGE_BATCH = 1000;
+
+export function startDeliverer(options: DelivererOptions): Deliverer {
+  const { store, settings, log } = options;
+  const pollMs = options.pollMs ?? IDLE_POLL_MS;
+  const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+  const metrics = createDelivererMetrics(options.registry);
+  const perEndpoint = new Map<string, number>();
+  const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  let stopping = false;
+  let wake: (() => void) | undefined;
+
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, Math.max(0, ms));
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    }).finally(() => {
+      wake = undefined;
+    });
+
+  async function attempt(delivery: ClaimedDelivery, controller: AbortController): Promise<void> {
+    const headers = signatureHeaders({
+      id: delivery.id,
+      timestampSeconds: Date.now() / 1000,
+      body: delivery.body,
+      secrets: delivery.secrets,
+    });
+    const result = await sendWebhookAttempt({
+      url: delivery.url,
+      headers: { ...headers, "user-agent": "plantstore-webhooks/1" },
+      body: delivery.body,
+      timeoutMs: settings.timeoutMs,
+      allowPrivate: settings.allowPrivate,
+      signal: controller.signal,
+    });
+    // Stopping: the claim is given back rather than counted as a failed attempt.
+    if (controller.signal.aborted) return;
+    const record = recordOf(result, delivery.attempts, settings.retryScheduleMs);
+    metrics.attempt(record.kind, result.durationMs / 1000);
+    log.info(
+      {
+        endpoint: delivery.endpointId,
+        delivery: delivery.id,
+        attempt: delivery.attempts + 1,
+        status: result.kind === "answered" ? result.status : null,
+        error: result.kind === "failed" ? result.error : undefined,
+        outcome: record.kind,
+        durationMs: result.durationMs,
+      },
+      "webhook attempt",
+    );
+    await store.complete(delivery.id, owner, record);
+  }
+
+  function start(delivery: ClaimedDelivery): void {
+    const controller = new AbortController();
+    perEndpoint.set(delivery.endpointId, (perEndpoint.get(delivery.endpointId) ?? 0) + 1);
+    const done = attempt(delivery, controller)
+      .catch((error: unknown) =>
+        log.warn({ err: error, delivery: delivery.id }, "webhook attempt not recorded"),
+      )
+      .finally(() => {
+        const left = (perEndpoint.get(delivery.endpointId) ?? 1) - 1;
+        if (left === 0) perEndpoint.delete(delivery.endpointId);
+        else perEndpoint.set(delivery.endpointId, left);
+        running.delete(delivery.id);
+        wake?.();
+      });
+    running.set(delivery.id, { controller, done });
+  }
+
+  /** Claims and starts what is due; true when the claim was full (more may be due). */
+  async function claimDue(): Promise<{ full: boolean; nextInMs: number }> {
+    const room = settings.concurrency - running.size;
+    if (room <= 0) return { full: false, nextInMs: pollMs };
+    const due = await store.nextDueInMs();
+    if (due === null || due > 0) return { full: false, nextInMs: Math.min(pollMs, due ?? pollMs) };
+    const free: Record<string, number> = {};
+    for (const [endpoint, count] of perEndpoint) {
+      free[endpoint] = Math.max(0, settings.endpointConcurrency - count);
+    }
+    const claimed = await store.claim({
+      owner,
+      leaseMs: settings.leaseMs,
+      limit: room,
+      perEndpoint: settings.endpointConcurrency,
+      free,
+    });
+    for (const delivery of claimed) start(delivery);
+    return { full: claimed.length === room, nextInMs: pollMs };
+  }
+
+  async function loop(): Promise<void> {
+    let failing = false;
+    while (!stopping) {
+      try {
+        const { full, nextInMs } = await claimDue();
+        failing = false;
+        if (!full) await pause(nextInMs);
+      } catch (error) {
+        if (!failing) log.warn({ err: error }, "webhook deliveries cannot be claimed; retrying");
+        failing = true;
+        await pause(ERROR_PAUSE_MS);
+      }
+    }
+  }
+
+  async function refreshBacklog(): Promise<void> {
+    const { pending, oldestCreatedAt } = await store.backlog();
+    const age = oldestCreatedAt === null ? 0 : (Date.now() - oldestCreatedAt.getTime()) / 1000;
+    metrics.backlog(pending, Math.max(0, age));
+  }
+
+  async function purge(): Promise<void> {
+    const before = new Date(Date.now() - settings.retentionMs);
+    // Bounded batches, each its own short write, until one comes back short.
+    while (!stopping && (await store.purge(before, PURGE_BATCH)) === PURGE_BATCH) {}
+  }
+
+  const quietly = (work: () => Promise<void>, what: string) => () =>
+    void work().catch((error: unknown) => log.warn({ err: error }, what));
+  const backlogTimer = setInterval(
+    quietly(refreshBacklog, "webhook backlog not read"),
+    BACKLOG_EVERY_MS,
+  );
+  const purgeTimer = setInterval(quietly(purge, "webhook deliveries not purged"), PURGE_EVERY_MS);
+  backlogTimer.unref();
+  purgeTimer.unref();
+  quietly(refreshBacklog, "webhook backlog not read")();
+  quietly(purge, "webhook deliveries not purged")();
+  const looping = loop();
+
+  return {
+    async stop() {
+      stopping = true;
+      clearInterval(backlogTimer);
+      clearInterval(purgeTimer);
+      wake?.();
+      await looping;
+      const ids = [...running.keys()];
+      for (const { controller } of running.values()) controller.abort();
+      await Promise.all([...running.values()].map(({ done }) => done));
+      await store.release(owner, ids);
+    },
+  };
+}

@@ -1,0 +1,259 @@
+// The behaviour every WebhookStore engine must have, and the outbox the createPlant write fills:
+// one suite, run against each engine. Each test uses a database of its own, since endpoints
+// registered by one test would get the deliveries of another's creates.
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterEach, describe, expect, it } from "vitest";
+import type { ClaimRequest } from "../../src/store/webhooks.ts";
+import { uniqueId } from "../helpers/app.ts";
+import { storeEngines, type TestStore } from "../helpers/stores.ts";
+
+const claimAll = (owner: string, over: Partial<ClaimRequest> = {}): ClaimRequest => ({
+  owner,
+  leaseMs: 60_000,
+  limit: 100,
+  perEndpoint: 100,
+  free: {},
+  ...over,
+});
+
+describe.each(storeEngines)("WebhookStore contract: $name", (engine) => {
+  const opened: TestStore[] = [];
+  const fresh = async () => {
+    const db = await engine.create();
+    opened.push(db);
+    return db.store;
+  };
+  afterEach(async () => {
+    for (const db of opened.splice(0)) await db.destroy();
+  });
+
+  it("when an endpoint is registered, then it is read and listed without its secret, in creation order", async () => {
+    const store = await fresh();
+    const first = await store.webhooks.createEndpoint({
+      url: "https://a.example/h",
+      description: "A",
+    });
+    const second = await store.webhooks.createEndpoint({
+      url: "https://b.example/h",
+      description: null,
+    });
+    expect(first.secret).toMatch(/^whsec_/);
+    expect(first.id).toMatch(/^ep_[0-9a-f]{22}$/);
+    const { secret: _secret, ...shown } = first;
+    expect(await store.webhooks.getEndpoint(first.id)).toEqual(shown);
+    const page = await store.webhooks.listEndpoints({ limit: 1 });
+    expect(page).toEqual({ endpoints: [shown], full: true });
+    const next = await store.webhooks.listEndpoints({ after: first.id, limit: 1 });
+    expect(next.endpoints.map((e) => e.id)).toEqual([second.id]);
+    expect(await store.webhooks.getEndpoint("ep_none")).toBeUndefined();
+  });
+
+  it("when a plant is created, then each enabled endpoint gets one pending delivery with its exact body; a replay, a conflict and a delete emit nothing", async () => {
+    const store = await fresh();
+    const a = await store.webhooks.createEndpoint({
+      url: "https://a.example/h",
+      description: null,
+    });
+    const b = await store.webhooks.createEndpoint({
+      url: "https://b.example/h",
+      description: null,
+    });
+    const id = 2n ** 53n + 1n;
+    await store.create({ id, name: "Fern", tag: "green" });
+    await store.create({ id, name: "Fern", tag: "green" });
+    await store.create({ id, name: "Rose" });
+    for (const endpoint of [a, b]) {
+      const listed = await store.webhooks.listDeliveries(endpoint.id, { limit: 10 });
+      expect(listed?.deliveries).toEqual([
+        expect.objectContaining({
+          endpointId: endpoint.id,
+          plantId: id,
+          status: "pending",
+          attempts: 0,
+          lastStatus: null,
+          lastError: null,
+        }),
+      ]);
+      expect(listed?.deliveries[0]?.id).toMatch(/^msg_[0-9a-f]{32}$/);
+    }
+    const claimed = await store.webhooks.claim(claimAll("me"));
+    expect(claimed.map((d) => d.body)).toEqual([
+      '{"id":9007199254740993,"name":"Fern","tag":"green"}',
+      '{"id":9007199254740993,"name":"Fern","tag":"green"}',
+    ]);
+    await store.delete(id);
+    await store.create({ id, name: "Fern" });
+    const again = await store.webhooks.claim(claimAll("me"));
+    expect(again.map((d) => d.body)).toEqual([
+      '{"id":9007199254740993,"name":"Fern"}',
+      '{"id":9007199254740993,"name":"Fern"}',
+    ]);
+  });
+
+  it("when no endpoint is registered, then a create makes no delivery", async () => {
+    const store = await fresh();
+    await store.create({ id: uniqueId(), name: "Fern" });
+    expect(await store.webhooks.backlog()).toEqual({ pending: 0, oldestCreatedAt: null });
+  });
+
+  it("when deliveries are claimed, then a second claim gets none until the lease runs out, and then takes them over", async () => {
+    const store = await fresh();
+    await store.webhooks.createEndpoint({ url: "https://a.example/h", description: null });
+    await store.create({ id: uniqueId(), name: "Fern" });
+    const first = await store.webhooks.claim(claimAll("one", { leaseMs: 1000 }));
+    expect(first).toHaveLength(1);
+    expect(await store.webhooks.claim(claimAll("two"))).toEqual([]);
+    await sleep(1200);
+    const taken = await store.webhooks.claim(claimAll("two"));
+    expect(taken.map((d) => d.id)).toEqual(first.map((d) => d.id));
+    // The first owner's record comes too late: its claim was taken over.
+    const id = first[0]?.id ?? "";
+    expect(await store.webhooks.complete(id, "one", { kind: "delivered", status: 200 })).toBe(
+      false,
+    );
+    expect(await store.webhooks.complete(id, "two", { kind: "delivered", status: 200 })).toBe(true);
+  });
+
+  it("when an endpoint has a backlog, then a claim takes at most its free slots and leaves room for the others", async () => {
+    const store = await fresh();
+    const slow = await store.webhooks.createEndpoint({
+      url: "https://slow.example/h",
+      description: null,
+    });
+    for (let n = 0; n < 5; n++) await store.create({ id: uniqueId(), name: `p${n}` });
+    const fast = await store.webhooks.createEndpoint({
+      url: "https://fast.example/h",
+      description: null,
+    });
+    await store.create({ id: uniqueId(), name: "late" });
+    const claimed = await store.webhooks.claim(
+      claimAll("me", { perEndpoint: 2, free: { [slow.id]: 1 } }),
+    );
+    const count = (id: string) => claimed.filter((d) => d.endpointId === id).length;
+    expect(count(slow.id)).toBe(1);
+    expect(count(fast.id)).toBe(1);
+  });
+
+  it("when attempts are recorded, then the log shows them: retry due later, delivered, failed; a retry makes it pending again", async () => {
+    const store = await fresh();
+    const endpoint = await store.webhooks.createEndpoint({
+      url: "https://a.example/h",
+      description: null,
+    });
+    await store.create({ id: 1n, name: "one" });
+    await store.create({ id: 2n, name: "two" });
+    const [d1, d2] = await store.webhooks.claim(claimAll("me"));
+    if (d1 === undefined || d2 === undefined) throw new Error("two deliveries expected");
+    const before = Date.now();
+    await store.webhooks.complete(d1.id, "me", {
+      kind: "retry",
+      status: 500,
+      error: null,
+      delayMs: 60_000,
+    });
+    await store.webhooks.complete(d2.id, "me", {
+      kind: "failed",
+      status: null,
+      error: "timed out",
+    });
+    const log = await store.webhooks.listDeliveries(endpoint.id, { limit: 10 });
+    const byId = new Map(log?.deliveries.map((d) => [d.id, d]));
+    expect(byId.get(d1.id)).toMatchObject({ status: "pending", attempts: 1, lastStatus: 500 });
+    expect(byId.get(d1.id)?.nextAttemptAt?.getTime()).toBeGreaterThan(before + 50_000);
+    expect(byId.get(d2.id)).toMatchObject({
+      status: "failed",
+      attempts: 1,
+      lastStatus: null,
+      lastError: "timed out",
+      nextAttemptAt: null,
+    });
+    expect(await store.webhooks.claim(claimAll("me"))).toEqual([]);
+    const retried = await store.webhooks.retryDelivery(endpoint.id, d2.id);
+    expect(retried).toMatchObject({ id: d2.id, status: "pending", attempts: 0 });
+    expect((await store.webhooks.claim(claimAll("me"))).map((d) => d.id)).toEqual([d2.id]);
+    expect(await store.webhooks.retryDelivery(endpoint.id, "msg_none")).toBeUndefined();
+  });
+
+  it("when an endpoint answers 410, then it is disabled: its deliveries are not claimed and new creates skip it, until a retry", async () => {
+    const store = await fresh();
+    const endpoint = await store.webhooks.createEndpoint({
+      url: "https://a.example/h",
+      description: null,
+    });
+    await store.create({ id: 1n, name: "one" });
+    await store.create({ id: 2n, name: "two" });
+    const [first] = await store.webhooks.claim(claimAll("me", { limit: 1 }));
+    await store.webhooks.complete(first?.id ?? "", "me", { kind: "gone", status: 410 });
+    expect((await store.webhooks.getEndpoint(endpoint.id))?.disabledAt).toBeInstanceOf(Date);
+    await store.create({ id: 3n, name: "three" });
+    expect(await store.webhooks.claim(claimAll("me"))).toEqual([]);
+    expect(
+      (await store.webhooks.listDeliveries(endpoint.id, { limit: 10 }))?.deliveries,
+    ).toHaveLength(2);
+    await store.webhooks.retryDelivery(endpoint.id, first?.id ?? "");
+    expect((await store.webhooks.getEndpoint(endpoint.id))?.disabledAt).toBeNull();
+    expect(await store.webhooks.claim(claimAll("me"))).toHaveLength(2);
+  });
+
+  it("when a secret is rotated, then both sign during the overlap, and only the new one after", async () => {
+    const store = await fresh();
+    const endpoint = await store.webhooks.createEndpoint({
+      url: "https://a.example/h",
+      description: null,
+    });
+    const rotated = await store.webhooks.rotateSecret(endpoint.id, 60_000);
+    expect(rotated).toMatch(/^whsec_/);
+    await store.create({ id: 1n, name: "one" });
+    const [claimed] = await store.webhooks.claim(claimAll("me"));
+    expect(claimed?.secrets).toEqual([rotated, endpoint.secret]);
+    const again = await store.webhooks.rotateSecret(endpoint.id, 0);
+    await store.create({ id: 2n, name: "two" });
+    const [later] = await store.webhooks.claim(claimAll("me"));
+    expect(later?.secrets).toEqual([again]);
+    expect(await store.webhooks.rotateSecret("ep_none", 1000)).toBeUndefined();
+  });
+
+  it("when claims are released, then they are due again at once for anyone", async () => {
+    const store = await fresh();
+    await store.webhooks.createEndpoint({ url: "https://a.example/h", description: null });
+    await store.create({ id: 1n, name: "one" });
+    const claimed = await store.webhooks.claim(claimAll("me"));
+    await store.webhooks.release(
+      "me",
+      claimed.map((d) => d.id),
+    );
+    expect((await store.webhooks.claim(claimAll("other"))).map((d) => d.id)).toEqual(
+      claimed.map((d) => d.id),
+    );
+  });
+
+  it("when an endpoint is deleted, then it and its deliveries are gone", async () => {
+    const store = await fresh();
+    const endpoint = await store.webhooks.createEndpoint({
+      url: "https://a.example/h",
+      description: null,
+    });
+    await store.create({ id: 1n, name: "one" });
+    expect(await store.webhooks.deleteEndpoint(endpoint.id)).toBe(true);
+    expect(await store.webhooks.deleteEndpoint(endpoint.id)).toBe(false);
+    expect(await store.webhooks.listDeliveries(endpoint.id, { limit: 10 })).toBeUndefined();
+    expect(await store.webhooks.backlog()).toMatchObject({ pending: 0 });
+  });
+
+  it("when finished deliveries are older than the cutoff, then purge removes them in bounded batches and keeps pending ones", async () => {
+    const store = await fresh();
+    await store.webhooks.createEndpoint({ url: "https://a.example/h", description: null });
+    for (let n = 1n; n <= 3n; n++) await store.create({ id: n, name: `p${n}` });
+    await store.create({ id: 9n, name: "still pending" });
+    const claimed = await store.webhooks.claim(claimAll("me", { limit: 3 }));
+    for (const d of claimed)
+      await store.webhooks.complete(d.id, "me", { kind: "delivered", status: 204 });
+    expect(await store.webhooks.purge(new Date(Date.now() - 60_000), 10)).toBe(0);
+    const cutoff = new Date(Date.now() + 1000);
+    expect(await store.webhooks.purge(cutoff, 2)).toBe(2);
+    expect(await store.webhooks.purge(cutoff, 2)).toBe(1);
+    const backlog = await store.webhooks.backlog();
+    expect(backlog.pending).toBe(1);
+    expect(backlog.oldestCreatedAt).toBeInstanceOf(Date);
+  });
+});

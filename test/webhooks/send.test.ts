@@ -1,0 +1,201 @@
+// One delivery attempt against real receivers on 127.0.0.1: what they receive, and every way an
+// attempt ends (an answer, a redirect not followed, a timeout, an endless answer, a refused
+// address, an abort).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { type AddressInfo, connect } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  closeWebhookConnections,
+  lookupRefusing,
+  sendWebhookAttempt,
+} from "../../src/webhooks/send.ts";
+import { newWebhookSecret, signatureHeaders } from "../../src/webhooks/signature.ts";
+
+interface Received {
+  headers: IncomingMessage["headers"];
+  body: string;
+}
+
+const servers: Server[] = [];
+afterEach(async () => {
+  await closeWebhookConnections();
+  await Promise.all(
+    servers.splice(0).map((server) => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(resolve));
+    }),
+  );
+});
+
+/** A receiver answering with `answer`; what it received and how many connections it saw. */
+async function receiver(answer: (response: ServerResponse) => void) {
+  const received: Received[] = [];
+  const seen = { connections: 0 };
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      received.push({ headers: request.headers, body: Buffer.concat(chunks).toString("utf8") });
+      answer(response);
+    });
+  });
+  server.on("connection", () => seen.connections++);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  return { url: `http://127.0.0.1:${port}/hook`, port, received, seen };
+}
+
+function delivery(url: string, more: { timeoutMs?: number; allowPrivate?: boolean } = {}) {
+  const body = '{"id":9007199254740993,"name":"Monstera","tag":"tropical"}';
+  const headers = signatureHeaders({
+    id: "msg_1",
+    timestampSeconds: Math.floor(Date.now() / 1000),
+    body,
+    secrets: [newWebhookSecret()],
+  });
+  return {
+    url,
+    headers,
+    body,
+    timeoutMs: more.timeoutMs ?? 5_000,
+    allowPrivate: more.allowPrivate ?? true,
+  };
+}
+
+describe("sendWebhookAttempt", () => {
+  it("when the receiver answers 200, then it is answered 200 and the receiver got the headers and body exactly", async () => {
+    const hook = await receiver((response) => response.end("thanks"));
+    const attempt = delivery(hook.url);
+    const result = await sendWebhookAttempt(attempt);
+    expect(result).toMatchObject({ kind: "answered", status: 200 });
+    expect(result.durationMs).toBeGreaterThanOrEqual(0);
+    expect(hook.received).toHaveLength(1);
+    const [got] = hook.received;
+    expect(got?.body).toBe(attempt.body);
+    expect(got?.headers).toMatchObject({ ...attempt.headers, "content-type": "application/json" });
+  });
+
+  it("when attempts follow one another, then they reuse pooled connections", async () => {
+    const hook = await receiver((response) => response.end());
+    for (let i = 0; i < 10; i++) {
+      expect(await sendWebhookAttempt(delivery(hook.url))).toMatchObject({ status: 200 });
+    }
+    // Kept alive and pooled (at most 4 to an origin), not one connection an attempt.
+    expect(hook.seen.connections).toBeLessThanOrEqual(4);
+  });
+
+  it("when the receiver redirects, then the 302 is the answer and the other server is never asked", async () => {
+    const elsewhere = await receiver((response) => response.end());
+    const hook = await receiver((response) => {
+      response.writeHead(302, { location: elsewhere.url }).end();
+    });
+    expect(await sendWebhookAttempt(delivery(hook.url))).toMatchObject({
+      kind: "answered",
+      status: 302,
+    });
+    expect(elsewhere.seen.connections).toBe(0);
+  });
+
+  it("when the receiver never answers, then the attempt fails as timed out", async () => {
+    const hook = await receiver(() => {});
+    const result = await sendWebhookAttempt(delivery(hook.url, { timeoutMs: 300 }));
+    expect(result).toMatchObject({ kind: "failed", error: "timed out after 300 ms" });
+  });
+
+  it("when the answer never ends, then at most 64 KiB is read and the connection is dropped", async () => {
+    let written = 0;
+    let closed: () => void = () => {};
+    const dropped = new Promise<void>((resolve) => {
+      closed = resolve;
+    });
+    const hook = await receiver((response) => {
+      response.writeHead(200);
+      const chunk = Buffer.alloc(16 * 1024, "x");
+      const trickle = setInterval(() => {
+        written += chunk.length;
+        response.write(chunk);
+      }, 5);
+      response.on("close", () => {
+        clearInterval(trickle);
+        closed();
+      });
+    });
+    const result = await sendWebhookAttempt(delivery(hook.url, { timeoutMs: 20_000 }));
+    await dropped;
+    expect(result.kind === "failed" || result.status === 200).toBe(true);
+    expect(written).toBeLessThan(10 * 1024 * 1024);
+  });
+
+  it("when private addresses are not allowed, then 127.0.0.1 is refused and never connected to", async () => {
+    const hook = await receiver((response) => response.end());
+    const result = await sendWebhookAttempt(delivery(hook.url, { allowPrivate: false }));
+    expect(result).toMatchObject({
+      kind: "failed",
+      error: "refused: the host resolves to 127.0.0.1, a loopback address",
+    });
+    expect(hook.seen.connections).toBe(0);
+  });
+
+  it("when private addresses are not allowed, then a name resolving to loopback is refused at connection", async () => {
+    const hook = await receiver((response) => response.end());
+    const url = `http://localhost:${hook.port}/hook`;
+    const result = await sendWebhookAttempt(delivery(url, { allowPrivate: false }));
+    expect(result).toMatchObject({ kind: "failed" });
+    expect(result.kind === "failed" && result.error).toMatch(
+      /^refused: the host resolves to .*loopback/,
+    );
+    expect(hook.seen.connections).toBe(0);
+  });
+
+  it("when the signal aborts, then the attempt ends at once", async () => {
+    const hook = await receiver(() => {});
+    const stop = new AbortController();
+    const sending = sendWebhookAttempt({
+      ...delivery(hook.url, { timeoutMs: 20_000 }),
+      signal: stop.signal,
+    });
+    setTimeout(() => stop.abort(), 50);
+    const result = await sending;
+    expect(result).toMatchObject({ kind: "failed", error: "aborted: the sender is stopping" });
+    expect(result.durationMs).toBeLessThan(20_000);
+  });
+
+  it("when nothing listens, then the attempt fails as connection refused", async () => {
+    const hook = await receiver(() => {});
+    const [server] = servers.splice(0);
+    await new Promise((resolve) => server?.close(resolve));
+    const result = await sendWebhookAttempt(delivery(hook.url));
+    expect(result).toMatchObject({ kind: "failed", error: "connection refused" });
+  });
+});
+
+describe("lookupRefusing", () => {
+  /** Connects to `localhost:port` through the lookup: the address reached, or the error. */
+  const reach = (port: number, autoSelectFamily: boolean, refuse: string | undefined) =>
+    new Promise<string>((resolve) => {
+      const lookup = lookupRefusing(() => refuse);
+      const socket = connect({ host: "localhost", port, lookup, autoSelectFamily });
+      socket.once("connect", () => {
+        resolve(socket.remoteAddress ?? "");
+        socket.destroy();
+      });
+      socket.once("error", (error) => resolve(error.message));
+    });
+
+  // The refusing path is covered above; here, that an allowed name connects whichever way net
+  // asks (one address, or all of them when it races families).
+  it.each([false, true])(
+    "when nothing is refused (autoSelectFamily %s), then the name connects",
+    async (autoSelectFamily) => {
+      const hook = await receiver((response) => response.end());
+      // Where localhost is ::1 first, net tries it (nothing listens there) and says so.
+      expect(await reach(hook.port, autoSelectFamily, undefined)).toMatch(
+        /^127\.0\.0\.1$|ECONNREFUSED ::1/,
+      );
+      const connections = hook.seen.connections;
+      expect(await reach(hook.port, autoSelectFamily, "no")).toBe("no");
+      expect(hook.seen.connections).toBe(connections);
+    },
+  );
+});

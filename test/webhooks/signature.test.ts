@@ -1,0 +1,153 @@
+// Our signatures against the standard's own library (standardwebhooks), both ways, and the
+// client's verifyWebhook: what it accepts, what it refuses, and the id exact as a bigint.
+import { Webhook } from "standardwebhooks";
+import { describe, expect, it } from "vitest";
+import { verifyWebhook, WebhookVerificationError } from "../../src/client/webhooks.ts";
+import { newWebhookSecret, signatureHeaders } from "../../src/webhooks/signature.ts";
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+function signed(body: string, secrets: readonly string[], timestampSeconds = nowSeconds()) {
+  const id = `msg_${crypto.randomUUID()}`;
+  return { body, headers: signatureHeaders({ id, timestampSeconds, body, secrets }) };
+}
+
+describe("signatureHeaders", () => {
+  it("when signed with one secret, then standardwebhooks verifies it", () => {
+    const secret = newWebhookSecret();
+    const { body, headers } = signed('{"id":1,"name":"Monstera"}', [secret]);
+    expect(new Webhook(secret).verify(body, { ...headers })).toEqual({ id: 1, name: "Monstera" });
+    expect(headers["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
+  });
+
+  it("when signed with two secrets (a rotation), then either secret alone verifies it", () => {
+    const [old, fresh] = [newWebhookSecret(), newWebhookSecret()];
+    const { body, headers } = signed('{"id":2,"name":"Fern"}', [old, fresh]);
+    expect(headers["webhook-signature"].split(" ")).toHaveLength(2);
+    for (const secret of [old, fresh]) {
+      expect(new Webhook(secret).verify(body, { ...headers })).toEqual({ id: 2, name: "Fern" });
+      expect(verifyWebhook(body, headers, secret)).toEqual({ id: 2n, name: "Fern" });
+    }
+  });
+
+  it("when a new secret is made, then it is whsec_ and 24 random bytes", () => {
+    const secret = newWebhookSecret();
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
+    expect(Buffer.from(secret.slice(6), "base64")).toHaveLength(24);
+    expect(newWebhookSecret()).not.toBe(secret);
+  });
+});
+
+describe("verifyWebhook", () => {
+  const secret = newWebhookSecret();
+
+  it("when the delivery is ours, then it returns the event, tag included", () => {
+    const { body, headers } = signed('{"id":7,"name":"Aloe","tag":"succulent"}', [secret]);
+    expect(verifyWebhook(body, headers, secret)).toEqual({
+      id: 7n,
+      name: "Aloe",
+      tag: "succulent",
+    });
+    expect(verifyWebhook(new TextEncoder().encode(body), new Headers(headers), [secret])).toEqual({
+      id: 7n,
+      name: "Aloe",
+      tag: "succulent",
+    });
+  });
+
+  it("when the id is 2^53 + 1, then it comes back exactly as a bigint", () => {
+    const { body, headers } = signed('{"id":9007199254740993,"name":"Big"}', [secret]);
+    expect(verifyWebhook(body, headers, secret).id).toBe(9007199254740993n);
+  });
+
+  it("when the header names are in another case, then they are found", () => {
+    const { body, headers } = signed('{"id":8,"name":"Cactus"}', [secret]);
+    const shouted = Object.fromEntries(
+      Object.entries(headers).map(([k, v]) => [k.toUpperCase(), v]),
+    );
+    expect(verifyWebhook(body, shouted, secret)).toEqual({ id: 8n, name: "Cactus" });
+  });
+
+  it("when the body was tampered with, then it is refused", () => {
+    const { headers } = signed('{"id":1,"name":"Monstera"}', [secret]);
+    expect(() => verifyWebhook('{"id":2,"name":"Monstera"}', headers, secret)).toThrow(
+      /no webhook-signature matches/,
+    );
+  });
+
+  it("when it was signed with another secret, then it is refused", () => {
+    const { body, headers } = signed('{"id":1,"name":"Monstera"}', [newWebhookSecret()]);
+    expect(() => verifyWebhook(body, headers, secret)).toThrow(WebhookVerificationError);
+  });
+
+  it.each(["webhook-id", "webhook-timestamp", "webhook-signature"] as const)(
+    "when the %s header is missing, then it is refused, naming it",
+    (name) => {
+      const { body, headers } = signed('{"id":1,"name":"Monstera"}', [secret]);
+      const { [name]: _gone, ...rest } = headers;
+      expect(() => verifyWebhook(body, rest, secret)).toThrow(`the ${name} header is missing`);
+    },
+  );
+
+  it.each([
+    ["6 minutes old", -360, /too old/],
+    ["6 minutes ahead", 360, /in the future/],
+  ])("when the timestamp is %s, then it is refused", (_when, offset, message) => {
+    const { body, headers } = signed('{"id":1,"name":"Monstera"}', [secret], nowSeconds() + offset);
+    expect(() => verifyWebhook(body, headers, secret)).toThrow(message);
+  });
+
+  it("when the timestamp is 4 minutes off either way, then it is accepted", () => {
+    for (const offset of [-240, 240]) {
+      const { body, headers } = signed(
+        '{"id":1,"name":"Monstera"}',
+        [secret],
+        nowSeconds() + offset,
+      );
+      expect(verifyWebhook(body, headers, secret).id).toBe(1n);
+    }
+  });
+
+  it("when a signature has the wrong length, then it is refused (and nothing throws else)", () => {
+    const { body, headers } = signed('{"id":1,"name":"Monstera"}', [secret]);
+    const short = headers["webhook-signature"].slice(0, -4);
+    const long = `${headers["webhook-signature"]}AAAA`;
+    for (const signature of [short, long, "v1,", "v2,abc"]) {
+      expect(() =>
+        verifyWebhook(body, { ...headers, "webhook-signature": signature }, secret),
+      ).toThrow(/no webhook-signature matches/);
+    }
+  });
+
+  it("when the body is signed but is not a new-plant event, then it is refused", () => {
+    for (const text of ['{"id":1.5,"name":"x"}', '{"id":"1","name":"x"}', '{"id":1}', "[1]", "{"]) {
+      const { body, headers } = signed(text, [secret]);
+      expect(() => verifyWebhook(body, headers, secret)).toThrow(WebhookVerificationError);
+    }
+  });
+
+  it("when standardwebhooks signs a delivery, then verifyWebhook accepts it", () => {
+    const body = '{"id":9007199254740993,"name":"Interop"}';
+    const id = "msg_interop";
+    const at = new Date();
+    const signature = new Webhook(secret).sign(id, at, body);
+    const headers = {
+      "webhook-id": id,
+      "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
+      "webhook-signature": signature,
+    };
+    expect(verifyWebhook(body, headers, secret)).toEqual({
+      id: 9007199254740993n,
+      name: "Interop",
+    });
+  });
+
+  it("when the clock is given, then the tolerance is measured from it", () => {
+    const { body, headers } = signed('{"id":1,"name":"Monstera"}', [secret], 1_000_000);
+    const now = () => 1_000_000 * 1000 + 20_000;
+    expect(verifyWebhook(body, headers, secret, { now }).id).toBe(1n);
+    expect(() => verifyWebhook(body, headers, secret, { now, toleranceSeconds: 10 })).toThrow(
+      /too old/,
+    );
+  });
+});
