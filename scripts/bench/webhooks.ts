@@ -4,6 +4,8 @@
 // - delivering: the service with one endpoint registered, a receiver answering 200 (its own
 //   process, on the load's core), against the service with none; then, `--drain` seconds
 //   after the load, the deliveries still pending and those received.
+// - outbox: the same, the receiver holding every request unanswered, so that the deliverer's
+//   slots stay busy and it does next to nothing: the outbox's write alone.
 // - backlog: one endpoint nobody listens at and `--pending` deliveries preloaded (some due
 //   now, the rest over the next day), against the same endpoint and none pending; peak RSS.
 import { mkdtempSync, rmSync } from "node:fs";
@@ -31,7 +33,9 @@ const USAGE = `usage: npm run bench:webhooks -- [options]
   --drain S         seconds after the load before the backlog is read (10)
   --pending N       deliveries preloaded for the backlog pair (1000000)
   --engines LIST    sqlite,postgres (sqlite, plus postgres when TEST_DATABASE_URL is set)
-  --only NAME       delivering or backlog: one pair only`;
+  --only LIST       some of delivering,outbox,backlog (all three)
+  --env NAME=VALUE  a setting for both services, e.g. PLANTSTORE_WEBHOOK_ENDPOINT_CONCURRENCY=32
+                    (repeatable)`;
 
 const { values } = parseArgs({
   options: {
@@ -43,6 +47,7 @@ const { values } = parseArgs({
     pending: { type: "string", default: "1000000" },
     engines: { type: "string" },
     only: { type: "string" },
+    env: { type: "string", multiple: true, default: [] },
     help: { type: "boolean", default: false },
   },
 });
@@ -69,9 +74,11 @@ for (const engine of engines) {
     throw new Error("--engines postgres needs TEST_DATABASE_URL");
   }
 }
-const pairs = values.only === undefined ? ["delivering", "backlog"] : [values.only];
-if (!pairs.every((pair) => pair === "delivering" || pair === "backlog")) {
-  throw new Error("--only must be delivering or backlog");
+const PAIRS = ["delivering", "outbox", "backlog"] as const;
+type Pair = (typeof PAIRS)[number];
+const pairs = (values.only ?? PAIRS.join(",")).split(",") as Pair[];
+if (!pairs.every((pair) => PAIRS.includes(pair))) {
+  throw new Error(`--only takes some of ${PAIRS.join(",")}`);
 }
 if (cores < 2) throw new Error("bench:webhooks needs two cores: one for the servers, one for load");
 
@@ -83,11 +90,16 @@ const SERVER_CORE = "0";
 const LOAD_CORE = String(cores - 1);
 const ours = serviceCommand(".");
 const work = mkdtempSync(join(tmpdir(), "plantstore-webhooks-"));
-const WEBHOOK_ENV = { PLANTSTORE_WEBHOOK_ALLOW_PRIVATE: "true" };
+const settings = values.env.map((setting) => setting.split(/=(.*)/s, 2));
+if (settings.some((setting) => setting.length !== 2)) throw new Error("--env takes NAME=VALUE");
+const WEBHOOK_ENV: Record<string, string> = {
+  PLANTSTORE_WEBHOOK_ALLOW_PRIVATE: "true",
+  ...Object.fromEntries(settings),
+};
 
 interface Row {
   engine: string;
-  pair: "delivering" | "backlog";
+  pair: Pair;
   round: number;
   /** The service with the webhook's work, and without. */
   measured: [Measured, Measured];
@@ -166,12 +178,14 @@ async function stopPair(pair: readonly ServiceOnStore[]): Promise<void> {
   for (const result of results) if (result.status === "rejected") throw result.reason;
 }
 
-async function deliveringRound(
+/** delivering (path /plants, answered) or outbox (path /hold, never answered). */
+async function receiverRound(
   engine: "sqlite" | "postgres",
+  pair: "delivering" | "outbox",
   round: number,
   receiver: BenchServer,
 ) {
-  const receiverUrl = `${receiver.url}/plants`;
+  const receiverUrl = `${receiver.url}/${pair === "delivering" ? "plants" : "hold"}`;
   const [hooked, plain] = await startPair(
     engine,
     async (store) => void (await insertEndpoint(store, receiverUrl)),
@@ -193,7 +207,7 @@ async function deliveringRound(
     const after = await receiverCount(receiver);
     rows.push({
       engine,
-      pair: "delivering",
+      pair,
       round,
       measured,
       rssMb: [hooked.server.peakRss().totalMb, plain.server.peakRss().totalMb],
@@ -246,7 +260,8 @@ pinSelf(true);
 let finished = false;
 try {
   for (const engine of engines as ("sqlite" | "postgres")[]) {
-    if (pairs.includes("delivering")) {
+    const toReceiver = pairs.filter((pair) => pair !== "backlog");
+    if (toReceiver.length > 0) {
       const receiver = await startServer({
         command: [process.execPath, "--import", "tsx", "scripts/bench/webhook-receiver.ts"],
         env: {},
@@ -254,11 +269,13 @@ try {
         logFile: join(work, "receiver.log"),
       });
       try {
-        for (let round = 1; round <= rounds; round++) {
-          process.stderr.write(
-            `bench:webhooks: ${engine}, delivering, round ${round} of ${rounds}\n`,
-          );
-          await withDeadline(deliveringRound(engine, round, receiver), "a round");
+        for (const pair of toReceiver) {
+          for (let round = 1; round <= rounds; round++) {
+            process.stderr.write(
+              `bench:webhooks: ${engine}, ${pair}, round ${round} of ${rounds}\n`,
+            );
+            await withDeadline(receiverRound(engine, pair, round, receiver), "a round");
+          }
         }
       } finally {
         await receiver.stop();
@@ -287,7 +304,7 @@ const range = (xs: number[], digits = 3) =>
 
 out();
 out(
-  `${cores} × ${cpus()[0]?.model ?? "unknown CPU"}, Linux ${release()}, Node ${process.version}; both servers on core ${SERVER_CORE} at once, load and receiver on core ${LOAD_CORE}; ${load.connections} connections to each, ${load.durationSeconds} s counted after ${load.warmupSeconds} s warm-up; service at ${commitOf(ours.root)}`,
+  `${cores} × ${cpus()[0]?.model ?? "unknown CPU"}, Linux ${release()}, Node ${process.version}; both servers on core ${SERVER_CORE} at once, load and receiver on core ${LOAD_CORE}; ${load.connections} connections to each, ${load.durationSeconds} s counted after ${load.warmupSeconds} s warm-up; service at ${commitOf(ours.root)}${values.env.length > 0 ? `; ${values.env.join(" ")}` : ""}`,
 );
 out();
 out(
@@ -312,7 +329,7 @@ for (const engine of engines) {
     if (these.length === 0) continue;
     const rss = these.map((row) => row.rssMb[0] - row.rssMb[1]);
     let line = `${engine}, ${pair}: req/s ${range(these.map(rate))}, CPU ${range(these.map(cpu))}, peak RSS with − without ${range(rss, 0)} MB`;
-    if (pair === "delivering") {
+    if (pair !== "backlog") {
       const left = these.map((row) => row.delivered?.pending ?? 0);
       line += `; pending ${drainSeconds} s after the load: ${left.join(", ")}`;
     }
