@@ -485,13 +485,18 @@ export type components = {
             message: string;
         };
         NewWebhookEndpoint: {
-            /** @description Where to send the messages, an `https://` URL. */
+            /**
+             * Format: uri
+             * @description Where to send the messages: an absolute `https://` URL without user
+             *     information or a fragment. (A server run for local receivers may also take
+             *     `http://`; see the operation's description.)
+             */
             url: string;
             /** @description What the endpoint is for, for your own reference. */
             description?: string;
         };
         WebhookEndpoint: {
-            /** @description The endpoint's id. */
+            /** @description The endpoint's id, made by the server; ids sort in the order endpoints were registered. */
             id: string;
             /** @description Where messages are sent. */
             url: string;
@@ -511,7 +516,7 @@ export type components = {
         };
         WebhookEndpointWithSecret: components["schemas"]["WebhookEndpoint"] & components["schemas"]["WebhookSecret"];
         WebhookSecret: {
-            /** @description The signing secret, `whsec_` and base64. Shown only when it is made. */
+            /** @description The signing secret, `whsec_` and the base64 of 24 random bytes. Shown only when it is made. */
             secret: string;
         };
         WebhookDelivery: {
@@ -1528,16 +1533,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "id": "ep_0193a5b2c4d1Xq7Lm2",
-                     *       "url": "https://hooks.example.com/plants",
-                     *       "description": "Inventory sync",
-                     *       "createdAt": "2026-11-27T10:00:00.000Z",
-                     *       "disabledAt": null,
-                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
-                     *     }
-                     */
                     "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
@@ -1588,15 +1583,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "id": "ep_0193a5b2c4d1Xq7Lm2",
-                     *       "url": "https://hooks.example.com/plants",
-                     *       "description": "Inventory sync",
-                     *       "createdAt": "2026-11-27T10:00:00.000Z",
-                     *       "disabledAt": null
-                     *     }
-                     */
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
@@ -1665,11 +1651,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "secret": "whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD"
-                     *     }
-                     */
                     "application/json": components["schemas"]["WebhookSecret"];
                 };
             };
@@ -1711,20 +1692,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example [
-                     *       {
-                     *         "id": "msg_0193a5b2c4d1f0e1d2c3b4a5968778695a4b",
-                     *         "plantId": 10001,
-                     *         "status": "delivered",
-                     *         "attempts": 1,
-                     *         "lastStatus": 200,
-                     *         "lastError": null,
-                     *         "nextAttemptAt": null,
-                     *         "createdAt": "2026-11-27T10:00:01.000Z"
-                     *       }
-                     *     ]
-                     */
                     "application/json": components["schemas"]["WebhookDelivery"][];
                 };
             };
@@ -1762,18 +1729,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "id": "msg_0193a5b2c4d1f0e1d2c3b4a5968778695a4b",
-                     *       "plantId": 10001,
-                     *       "status": "pending",
-                     *       "attempts": 8,
-                     *       "lastStatus": 500,
-                     *       "lastError": null,
-                     *       "nextAttemptAt": "2026-11-28T13:00:00.000Z",
-                     *       "createdAt": "2026-11-27T10:00:01.000Z"
-                     *     }
-                     */
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };

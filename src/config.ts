@@ -62,6 +62,7 @@ function webhooksOf(s: SettingValues) {
     retryScheduleMs: s.PLANTSTORE_WEBHOOK_RETRY_SCHEDULE,
     retentionMs: s.PLANTSTORE_WEBHOOK_RETENTION_DAYS * 86_400_000,
     allowPrivate: s.PLANTSTORE_WEBHOOK_ALLOW_PRIVATE,
+    send: s.PLANTSTORE_WEBHOOK_SEND,
     leaseMs: s.PLANTSTORE_WEBHOOK_LEASE_MS,
     concurrency: s.PLANTSTORE_WEBHOOK_CONCURRENCY,
     endpointConcurrency: s.PLANTSTORE_WEBHOOK_ENDPOINT_CONCURRENCY,

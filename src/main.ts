@@ -111,7 +111,7 @@ async function serve(config: Config): Promise<void> {
     ops: config.ops,
     publicUrl: config.publicUrl,
     allowPrivateWebhooks: config.webhooks.allowPrivate,
-    deliverWebhooks: deliversWebhooks() ? config.webhooks : undefined,
+    deliverWebhooks: config.webhooks.send && deliversWebhooks() ? config.webhooks : undefined,
     // One scrape through the shared port answers for every worker, not one chosen at random.
     shareMetrics: isSupervisedWorker() ? workerMetricsText : undefined,
   }).catch(async (error: unknown) => {

@@ -532,7 +532,13 @@ export const SETTINGS = {
   PLANTSTORE_WEBHOOK_ALLOW_PRIVATE: setting({
     default: "false",
     meaning: "webhooks: allow http:// and loopback, private and link-local receivers",
-    doc: "webhooks: `true` lets endpoints be `http://` and on loopback, private, link-local or metadata addresses (local receivers, tests). Leave it `false` wherever users can register endpoints: it is what stops a URL from reaching the service's own network",
+    doc: "webhooks: `true` lets endpoints be `http://` and on loopback, private, link-local or metadata addresses (local receivers, tests), and registers a URL without looking its host up. Leave it `false` wherever users can register endpoints: it is what stops a URL from reaching the service's own network",
+    read: readBoolean,
+  }),
+  PLANTSTORE_WEBHOOK_SEND: setting({
+    default: "true",
+    meaning: "webhooks: whether this instance sends them; false: it only records them",
+    doc: "webhooks: `false` makes this instance store deliveries without sending any (nor purging old ones): for an instance that serves the API while others on the same PostgreSQL database send, or a server whose delivery log must stand still (the examples suite). With `PLANTSTORE_WORKERS` over 1, one worker sends unless this is `false`",
     read: readBoolean,
   }),
   PLANTSTORE_WEBHOOK_LEASE_MS: setting({

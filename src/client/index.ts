@@ -4,8 +4,8 @@
 // `npm run generate`, with no client code written), int64s as bigints in and out (written as
 // exact digits, parsed without rounding, wherever the document puts them), retries of
 // idempotent calls on 503 and network errors honouring Retry-After, and an iterator over every
-// stored plant that follows the list's rel="next" links. verifyWebhook checks a new-plant
-// webhook delivery (Standard Webhooks) and reads its event with the id exact.
+// stored plant that follows the list's rel="next" links. It imports nothing from node: (it runs
+// in browsers too); verifyWebhook, for receivers on Node, is `plantstore/client/webhooks`.
 import type { components, operations } from "../../generated/plants.ts";
 import { operationTable } from "../../generated/plants.ts";
 import { AnswerTooLargeError, PlantStoreError } from "./errors.ts";
@@ -13,12 +13,6 @@ import { fromJson, type Location, matches, toJson } from "./exact-json.ts";
 import { nextLink } from "./link.ts";
 
 export { AnswerTooLargeError, type ErrorBody, PlantStoreError } from "./errors.ts";
-export {
-  type NewPlantEvent,
-  type VerifyWebhookOptions,
-  verifyWebhook,
-  WebhookVerificationError,
-} from "./verify-webhook.ts";
 
 export type Plant = components["schemas"]["Plant"];
 export type NewPlant = components["schemas"]["NewPlant"];

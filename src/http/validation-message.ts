@@ -253,6 +253,7 @@ function formatSaid(format: string): string {
   if (format === "int64") return `an integer from ${INT64_MIN} to ${INT64_MAX}`;
   if (format === "int32") return `an integer from ${-(2 ** 31)} to ${2 ** 31 - 1}`;
   if (format === "byte") return "base64-encoded (format byte)";
+  if (format === "uri") return "an absolute URI";
   return `a valid ${format}`;
 }
 

@@ -29,6 +29,12 @@ export const DATE_TIME_FORMAT = {
     !Number.isNaN(Date.parse(text)),
 } as const;
 
+/** An absolute URI (RFC 3986), as the WHATWG URL parser the server uses reads it; no spaces. */
+export const URI_FORMAT = {
+  type: "string",
+  validate: (text: string) => !/[\s\p{Cc}]/u.test(text) && URL.canParse(text),
+} as const;
+
 /** How openapi-backend compiles request validators: no coercion, every error, with its data. */
 export const VALIDATOR_OPTIONS = {
   coerceTypes: false,
@@ -40,7 +46,8 @@ export const VALIDATOR_OPTIONS = {
         type: "number",
         validate: (n: number) => isInt64Double(n),
       })
-      .addFormat("date-time", DATE_TIME_FORMAT)) satisfies AjvCustomizer,
+      .addFormat("date-time", DATE_TIME_FORMAT)
+      .addFormat("uri", URI_FORMAT)) satisfies AjvCustomizer,
   ajvOpts: { allErrors: true, verbose: true, coerceTypes: false, useDefaults: false },
 } as const;
 

@@ -2,8 +2,11 @@
 // server: the package's `exports` resolve to the built client (npm ci builds it through
 // `prepare`; built again here so the test sees this checkout), its types check under plain
 // `tsc`, and plain `node` round-trips id 9007199254740993 with no code of the consumer's own.
-import { rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+// `plantstore/client` runs in browsers too: nothing it loads imports a Node built-in; the
+// receiver's verifyWebhook (node:crypto) is `plantstore/client/webhooks`.
+import { readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire, isBuiltin } from "node:module";
+import { dirname, join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOKEN } from "../helpers/app.ts";
 import { makeConsumerProject } from "../helpers/consumer-project.ts";
@@ -19,6 +22,31 @@ await client.createPlant({ body: { id, name: "from a fresh project" } });
 const plant = await client.getPlant({ path: { id } });
 console.log(JSON.stringify({ id: String(plant.id), exact: plant.id === id, name: plant.name }));
 `;
+const RECEIVER = `import { verifyWebhook, WebhookVerificationError } from "plantstore/client/webhooks";
+try {
+  verifyWebhook("{}", {}, "whsec_AAAA");
+} catch (error) {
+  console.log(error instanceof WebhookVerificationError);
+}
+`;
+
+/** Every module a built entry loads, following its relative imports; and its bare ones. */
+function importsOf(entry: string): { files: string[]; bare: string[] } {
+  const files = new Set<string>();
+  const bare = new Set<string>();
+  const visit = (file: string) => {
+    if (files.has(file)) return;
+    files.add(file);
+    const text = readFileSync(file, "utf8");
+    for (const [, target] of text.matchAll(/(?:^|\n)\s*(?:import|export)[^;]*?from\s*"([^"]+)"/g)) {
+      if (target === undefined) continue;
+      if (target.startsWith(".")) visit(resolve(dirname(file), target));
+      else bare.add(target);
+    }
+  };
+  visit(entry);
+  return { files: [...files], bare: [...bare] };
+}
 
 describe("plantstore/client in a fresh project", () => {
   let project = "";
@@ -26,6 +54,7 @@ describe("plantstore/client in a fresh project", () => {
   beforeAll(async () => {
     project = await makeConsumerProject("plantstore-consumer-");
     writeFileSync(join(project, "consumer.mjs"), CONSUMER);
+    writeFileSync(join(project, "receiver.mjs"), RECEIVER);
     writeFileSync(join(project, "consumer.ts"), CONSUMER.replace("process.env.URL", '"http://x"'));
     writeFileSync(
       join(project, "tsconfig.json"),
@@ -45,6 +74,20 @@ describe("plantstore/client in a fresh project", () => {
   }, 60_000);
   afterAll(async () => {
     if (project !== "") rmSync(project, { recursive: true, force: true });
+  });
+
+  it("when plantstore/client is resolved, then nothing it loads imports a Node built-in (browsers bundle it)", () => {
+    const require = createRequire(join(project, "consumer.mjs"));
+    const entry = realpathSync(require.resolve("plantstore/client"));
+    const { files, bare } = importsOf(entry);
+    expect(files.length).toBeGreaterThan(1);
+    expect(bare.filter((name) => isBuiltin(name))).toEqual([]);
+  });
+
+  it("when plantstore/client/webhooks is imported with node, then verifyWebhook refuses an unsigned delivery", async () => {
+    const run = await runToExit("node", [join(project, "receiver.mjs")], { env: {} });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.trim()).toBe("true");
   });
 
   it("when its types are checked with tsc, then the client's types resolve (ids as bigint)", async () => {

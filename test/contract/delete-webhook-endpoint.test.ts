@@ -1,32 +1,59 @@
-// DELETE /webhook-endpoints/{id} (deleteWebhookEndpoint): one case per answer the document describes, scaffolded
-// by `npm run generate` as todos. See test/contract/plants.test.ts for how cases are written
-// (buildTestApp, a real store on both engines).
-import { describe, it } from "vitest";
+// DELETE /webhook-endpoints/{id} (deleteWebhookEndpoint) through app.inject on both engines:
+// the endpoint and its delivery log go (pending deliveries dropped); 404 for an unknown id or a
+// second delete; no query; scopes.
+// The answers every operation gives alike (405, 408, 413, 415, 429, 431, 500, 503) are tested
+// for every operation of the document by the suites that read it (routing, media types, the
+// socket and rate-limit suites, Prism); this file tests what is this operation's own.
+import { describe, expect, it } from "vitest";
+import { expectError, plantJson, postPlant, uniqueId, useTestApp } from "../helpers/app.ts";
+import { storeEngines } from "../helpers/stores.ts";
+import { call, PLANT_SCOPES, registerEndpoint, scopedAuth } from "../helpers/webhook-endpoints.ts";
 
-describe("DELETE /webhook-endpoints/{id} (deleteWebhookEndpoint)", () => {
-  it.todo("when …, then 204: Removed");
-  it.todo(
-    "when …, then 400: A query parameter or a request body was sent; this operation takes neither",
-  );
-  it.todo(
-    "when …, then 401: The `Authorization` header is missing, uses another scheme than Bearer (the scheme name is case-insensitive), or carries a token the server does not accept: unknown, mistyped (a managed token's checksum does not match), revoked, expired, or a JWT that is not yet valid, has the wrong issuer or audience, an algorithm not accepted, or a bad signature",
-  );
-  it.todo(
-    "when …, then 403: The token is valid but carries scopes, and not the one this operation lists in `x-required-scopes`: `plants:read` to read or list plants, `plants:write` to create or delete one, `webhooks:manage` to register and inspect webhook endpoints",
-  );
-  it.todo(
-    "when …, then 404: No webhook endpoint is registered under this id (or, for a delivery, it has none with that id)",
-  );
-  it.todo("when …, then 405: The path has no operation for this method");
-  it.todo(
-    "when …, then 408: The request's headers took longer than {{PLANTSTORE_HEADERS_TIMEOUT_MS}}, or the whole request longer than {{PLANTSTORE_REQUEST_TIMEOUT_MS}}, to arrive",
-  );
-  it.todo(
-    "when …, then 429: Too many requests: this caller (a managed token, a JWT's subject, or a static token, however the header is spelt) made more requests in the current minute than the server allows one caller, or this client address sent more rejected credentials in the current minute than it allows one address (both limits are listed in the API's description)",
-  );
-  it.todo("when …, then 431: The request headers are larger than 16 KiB");
-  it.todo("when …, then 500: An unexpected fault in the server");
-  it.todo(
-    "when …, then 503: The server is shutting down or overloaded; `Retry-After` says when to try again",
-  );
+describe.each(storeEngines)("DELETE /webhook-endpoints/{id} ($name)", (engine) => {
+  const test = useTestApp(engine);
+
+  it("when an endpoint with pending deliveries is removed, then 204 without a body, it is gone, and so are its deliveries", async () => {
+    const { id } = await registerEndpoint(test());
+    expect((await postPlant(test().app, plantJson(uniqueId(), "Fern"))).statusCode).toBe(200);
+    const log = await test().db.store.webhooks.listDeliveries(id, { limit: 100 });
+    expect(log?.deliveries.map((d) => d.status)).toEqual(["pending"]);
+    const before = (await test().db.store.webhooks.backlog()).pending;
+
+    const res = await call(test(), "DELETE", `/webhook-endpoints/${id}`);
+    expect(res.statusCode).toBe(204);
+    expect(res.body).toBe("");
+    expect(await test().db.store.webhooks.getEndpoint(id)).toBeUndefined();
+    expect(await test().db.store.webhooks.listDeliveries(id, { limit: 100 })).toBeUndefined();
+    expect((await test().db.store.webhooks.backlog()).pending).toBe(before - 1);
+    expectError(await call(test(), "GET", `/webhook-endpoints/${id}/deliveries`), 404);
+  });
+
+  it("when an endpoint is removed twice, then the second is 404", async () => {
+    const { id } = await registerEndpoint(test());
+    expect((await call(test(), "DELETE", `/webhook-endpoints/${id}`)).statusCode).toBe(204);
+    expectError(await call(test(), "DELETE", `/webhook-endpoints/${id}`), 404, new RegExp(id));
+  });
+
+  it("when the id is unknown, then 404", async () => {
+    expectError(await call(test(), "DELETE", "/webhook-endpoints/ep_0"), 404);
+  });
+
+  it("when a query parameter is sent, then 400 and the endpoint stays", async () => {
+    const { id } = await registerEndpoint(test());
+    expectError(await call(test(), "DELETE", `/webhook-endpoints/${id}?force=1`), 400);
+    expect(await test().db.store.webhooks.getEndpoint(id)).toBeDefined();
+  });
+
+  it("when the request has no token, then 401 and the endpoint stays", async () => {
+    const { id } = await registerEndpoint(test());
+    expectError(await call(test(), "DELETE", `/webhook-endpoints/${id}`, { headers: {} }), 401);
+    expect(await test().db.store.webhooks.getEndpoint(id)).toBeDefined();
+  });
+
+  it("when the token lacks webhooks:manage, then 403 and the endpoint stays", async () => {
+    const { id } = await registerEndpoint(test());
+    const headers = await scopedAuth(test(), PLANT_SCOPES);
+    expectError(await call(test(), "DELETE", `/webhook-endpoints/${id}`, { headers }), 403);
+    expect(await test().db.store.webhooks.getEndpoint(id)).toBeDefined();
+  });
 });

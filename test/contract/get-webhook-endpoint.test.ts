@@ -1,32 +1,48 @@
-// GET /webhook-endpoints/{id} (getWebhookEndpoint): one case per answer the document describes, scaffolded
-// by `npm run generate` as todos. See test/contract/plants.test.ts for how cases are written
-// (buildTestApp, a real store on both engines).
-import { describe, it } from "vitest";
+// GET /webhook-endpoints/{id} (getWebhookEndpoint) through app.inject on both engines: the
+// endpoint without its secret; 404 for an unknown id; no query; scopes.
+// The answers every operation gives alike (405, 408, 413, 415, 429, 431, 500, 503) are tested
+// for every operation of the document by the suites that read it (routing, media types, the
+// socket and rate-limit suites, Prism); this file tests what is this operation's own.
+import { describe, expect, it } from "vitest";
+import { expectError, useTestApp } from "../helpers/app.ts";
+import { storeEngines } from "../helpers/stores.ts";
+import { call, PLANT_SCOPES, registerEndpoint, scopedAuth } from "../helpers/webhook-endpoints.ts";
 
-describe("GET /webhook-endpoints/{id} (getWebhookEndpoint)", () => {
-  it.todo("when …, then 200: The endpoint");
-  it.todo(
-    "when …, then 400: A query parameter or a request body was sent; this operation takes neither",
+describe.each(storeEngines)("GET /webhook-endpoints/{id} ($name)", (engine) => {
+  const test = useTestApp(engine);
+
+  it("when a registered endpoint is read, then 200 with it as registered, without its secret", async () => {
+    const { secret, ...shown } = await registerEndpoint(test(), { description: "read me" });
+    const res = await call(test(), "GET", `/webhook-endpoints/${shown.id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual(shown);
+    expect(res.body).not.toContain(secret);
+  });
+
+  it.each(["ep_0", "ep_ffffffffffffffffffffff", "x"])(
+    "when the id %s is unknown, then 404 names it",
+    async (id) => {
+      expectError(await call(test(), "GET", `/webhook-endpoints/${id}`), 404, new RegExp(id));
+    },
   );
-  it.todo(
-    "when …, then 401: The `Authorization` header is missing, uses another scheme than Bearer (the scheme name is case-insensitive), or carries a token the server does not accept: unknown, mistyped (a managed token's checksum does not match), revoked, expired, or a JWT that is not yet valid, has the wrong issuer or audience, an algorithm not accepted, or a bad signature",
-  );
-  it.todo(
-    "when …, then 403: The token is valid but carries scopes, and not the one this operation lists in `x-required-scopes`: `plants:read` to read or list plants, `plants:write` to create or delete one, `webhooks:manage` to register and inspect webhook endpoints",
-  );
-  it.todo(
-    "when …, then 404: No webhook endpoint is registered under this id (or, for a delivery, it has none with that id)",
-  );
-  it.todo("when …, then 405: The path has no operation for this method");
-  it.todo(
-    "when …, then 408: The request's headers took longer than {{PLANTSTORE_HEADERS_TIMEOUT_MS}}, or the whole request longer than {{PLANTSTORE_REQUEST_TIMEOUT_MS}}, to arrive",
-  );
-  it.todo(
-    "when …, then 429: Too many requests: this caller (a managed token, a JWT's subject, or a static token, however the header is spelt) made more requests in the current minute than the server allows one caller, or this client address sent more rejected credentials in the current minute than it allows one address (both limits are listed in the API's description)",
-  );
-  it.todo("when …, then 431: The request headers are larger than 16 KiB");
-  it.todo("when …, then 500: An unexpected fault in the server");
-  it.todo(
-    "when …, then 503: The server is shutting down or overloaded; `Retry-After` says when to try again",
-  );
+
+  it("when the id is longer than 64 characters, then 400", async () => {
+    expectError(await call(test(), "GET", `/webhook-endpoints/${"e".repeat(65)}`), 400);
+  });
+
+  it("when a query parameter is sent, then 400", async () => {
+    const { id } = await registerEndpoint(test());
+    expectError(await call(test(), "GET", `/webhook-endpoints/${id}?x=1`), 400);
+  });
+
+  it("when the request has no token, then 401", async () => {
+    const { id } = await registerEndpoint(test());
+    expectError(await call(test(), "GET", `/webhook-endpoints/${id}`, { headers: {} }), 401);
+  });
+
+  it("when the token lacks webhooks:manage, then 403", async () => {
+    const { id } = await registerEndpoint(test());
+    const headers = await scopedAuth(test(), PLANT_SCOPES);
+    expectError(await call(test(), "GET", `/webhook-endpoints/${id}`, { headers }), 403);
+  });
 });

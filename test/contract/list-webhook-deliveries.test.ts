@@ -1,32 +1,86 @@
-// GET /webhook-endpoints/{id}/deliveries (listWebhookDeliveries): one case per answer the document describes, scaffolded
-// by `npm run generate` as todos. See test/contract/plants.test.ts for how cases are written
-// (buildTestApp, a real store on both engines).
-import { describe, it } from "vitest";
+// GET /webhook-endpoints/{id}/deliveries (listWebhookDeliveries) through app.inject on both
+// engines: one pending delivery per plant created since registration, oldest first, paged by
+// Link; the query checked; 404 for an unknown endpoint; scopes. (No deliverer runs here: the
+// deliveries stay pending; the delivery suites in test/webhooks send them.)
+// The answers every operation gives alike (405, 408, 413, 415, 429, 431, 500, 503) are tested
+// for every operation of the document by the suites that read it (routing, media types, the
+// socket and rate-limit suites, Prism); this file tests what is this operation's own.
+import { describe, expect, it } from "vitest";
+import { expectError, plantJson, postPlant, uniqueId, useTestApp } from "../helpers/app.ts";
+import { storeEngines } from "../helpers/stores.ts";
+import { call, PLANT_SCOPES, registerEndpoint, scopedAuth } from "../helpers/webhook-endpoints.ts";
 
-describe("GET /webhook-endpoints/{id}/deliveries (listWebhookDeliveries)", () => {
-  it.todo("when …, then 200: A page of deliveries, oldest first (empty past the last)");
-  it.todo(
-    "when …, then 400: A query parameter is unknown, repeated, or not valid (`limit` not an integer from 1 to 100), or a request body was sent",
+interface Delivery {
+  id: string;
+  plantId: number;
+  status: string;
+  attempts: number;
+  nextAttemptAt: string | null;
+}
+
+describe.each(storeEngines)("GET /webhook-endpoints/{id}/deliveries ($name)", (engine) => {
+  const test = useTestApp(engine);
+
+  it("when plants are created after registration, then each has one pending delivery, oldest first, paged by Link; those before it have none", async () => {
+    const before = uniqueId();
+    await postPlant(test().app, plantJson(before, "Before"));
+    const { id } = await registerEndpoint(test());
+    const ids = [uniqueId(), uniqueId(), uniqueId()];
+    for (const plant of ids) {
+      expect((await postPlant(test().app, plantJson(plant, "After"))).statusCode).toBe(200);
+    }
+    const first = await call(test(), "GET", `/webhook-endpoints/${id}/deliveries?limit=2`);
+    expect(first.statusCode).toBe(200);
+    const page = first.json() as Delivery[];
+    // Exact ids in the text (JSON.parse would round them).
+    expect(first.body).toContain(`"plantId":${ids[0]},`);
+    expect(first.body).toContain(`"plantId":${ids[1]},`);
+    expect(first.body).not.toContain(String(before));
+    for (const delivery of page) {
+      expect(delivery).toMatchObject({ status: "pending", attempts: 0, lastStatus: null });
+      expect(delivery.id).toMatch(/^msg_[0-9a-f]{32}$/);
+    }
+    const link = /^<([^>]+)>; rel="next"$/.exec(String(first.headers["link"]))?.[1];
+    expect(link).toBe(`/webhook-endpoints/${id}/deliveries?after=${page[1]?.id}&limit=2`);
+    const second = await call(test(), "GET", link ?? "");
+    expect(second.body).toContain(`"plantId":${ids[2]},`);
+    expect((second.json() as Delivery[]).length).toBe(1);
+    expect(second.headers["link"]).toBeUndefined();
+  });
+
+  it("when an endpoint has no deliveries, then 200 with an empty list", async () => {
+    const { id } = await registerEndpoint(test());
+    const res = await call(
+      test(),
+      "GET",
+      `/webhook-endpoints/${id}/deliveries?after=msg_ffffffffffff`,
+    );
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual([]);
+  });
+
+  it.each(["limit=0", "limit=101", "limit=1.5", `after=${"m".repeat(65)}`, "status=pending"])(
+    "when the query is %s, then 400",
+    async (query) => {
+      const { id } = await registerEndpoint(test());
+      expectError(await call(test(), "GET", `/webhook-endpoints/${id}/deliveries?${query}`), 400);
+    },
   );
-  it.todo(
-    "when …, then 401: The `Authorization` header is missing, uses another scheme than Bearer (the scheme name is case-insensitive), or carries a token the server does not accept: unknown, mistyped (a managed token's checksum does not match), revoked, expired, or a JWT that is not yet valid, has the wrong issuer or audience, an algorithm not accepted, or a bad signature",
-  );
-  it.todo(
-    "when …, then 403: The token is valid but carries scopes, and not the one this operation lists in `x-required-scopes`: `plants:read` to read or list plants, `plants:write` to create or delete one, `webhooks:manage` to register and inspect webhook endpoints",
-  );
-  it.todo(
-    "when …, then 404: No webhook endpoint is registered under this id (or, for a delivery, it has none with that id)",
-  );
-  it.todo("when …, then 405: The path has no operation for this method");
-  it.todo(
-    "when …, then 408: The request's headers took longer than {{PLANTSTORE_HEADERS_TIMEOUT_MS}}, or the whole request longer than {{PLANTSTORE_REQUEST_TIMEOUT_MS}}, to arrive",
-  );
-  it.todo(
-    "when …, then 429: Too many requests: this caller (a managed token, a JWT's subject, or a static token, however the header is spelt) made more requests in the current minute than the server allows one caller, or this client address sent more rejected credentials in the current minute than it allows one address (both limits are listed in the API's description)",
-  );
-  it.todo("when …, then 431: The request headers are larger than 16 KiB");
-  it.todo("when …, then 500: An unexpected fault in the server");
-  it.todo(
-    "when …, then 503: The server is shutting down or overloaded; `Retry-After` says when to try again",
-  );
+
+  it("when the endpoint is unknown, then 404", async () => {
+    expectError(await call(test(), "GET", "/webhook-endpoints/ep_0/deliveries"), 404, /ep_0/);
+  });
+
+  it("when the request has no token, then 401", async () => {
+    const { id } = await registerEndpoint(test());
+    const res = await call(test(), "GET", `/webhook-endpoints/${id}/deliveries`, { headers: {} });
+    expectError(res, 401);
+  });
+
+  it("when the token lacks webhooks:manage, then 403", async () => {
+    const { id } = await registerEndpoint(test());
+    const headers = await scopedAuth(test(), PLANT_SCOPES);
+    const res = await call(test(), "GET", `/webhook-endpoints/${id}/deliveries`, { headers });
+    expectError(res, 403);
+  });
 });

@@ -1,32 +1,66 @@
-// POST /webhook-endpoints/{id}/rotate-secret (rotateWebhookSecret): one case per answer the document describes, scaffolded
-// by `npm run generate` as todos. See test/contract/plants.test.ts for how cases are written
-// (buildTestApp, a real store on both engines).
-import { describe, it } from "vitest";
+// POST /webhook-endpoints/{id}/rotate-secret (rotateWebhookSecret) through app.inject on both
+// engines: a new secret, shown in this answer only, with the old one still signing; 404; scopes.
+// The answers every operation gives alike (405, 408, 413, 415, 429, 431, 500, 503) are tested
+// for every operation of the document by the suites that read it (routing, media types, the
+// socket and rate-limit suites, Prism); this file tests what is this operation's own.
+import { describe, expect, it } from "vitest";
+import { expectError, useTestApp } from "../helpers/app.ts";
+import { storeEngines } from "../helpers/stores.ts";
+import { call, PLANT_SCOPES, registerEndpoint, scopedAuth } from "../helpers/webhook-endpoints.ts";
 
-describe("POST /webhook-endpoints/{id}/rotate-secret (rotateWebhookSecret)", () => {
-  it.todo("when …, then 200: The new secret");
-  it.todo(
-    "when …, then 400: A query parameter or a request body was sent; this operation takes neither",
-  );
-  it.todo(
-    "when …, then 401: The `Authorization` header is missing, uses another scheme than Bearer (the scheme name is case-insensitive), or carries a token the server does not accept: unknown, mistyped (a managed token's checksum does not match), revoked, expired, or a JWT that is not yet valid, has the wrong issuer or audience, an algorithm not accepted, or a bad signature",
-  );
-  it.todo(
-    "when …, then 403: The token is valid but carries scopes, and not the one this operation lists in `x-required-scopes`: `plants:read` to read or list plants, `plants:write` to create or delete one, `webhooks:manage` to register and inspect webhook endpoints",
-  );
-  it.todo(
-    "when …, then 404: No webhook endpoint is registered under this id (or, for a delivery, it has none with that id)",
-  );
-  it.todo("when …, then 405: The path has no operation for this method");
-  it.todo(
-    "when …, then 408: The request's headers took longer than {{PLANTSTORE_HEADERS_TIMEOUT_MS}}, or the whole request longer than {{PLANTSTORE_REQUEST_TIMEOUT_MS}}, to arrive",
-  );
-  it.todo(
-    "when …, then 429: Too many requests: this caller (a managed token, a JWT's subject, or a static token, however the header is spelt) made more requests in the current minute than the server allows one caller, or this client address sent more rejected credentials in the current minute than it allows one address (both limits are listed in the API's description)",
-  );
-  it.todo("when …, then 431: The request headers are larger than 16 KiB");
-  it.todo("when …, then 500: An unexpected fault in the server");
-  it.todo(
-    "when …, then 503: The server is shutting down or overloaded; `Retry-After` says when to try again",
-  );
+describe.each(storeEngines)("POST /webhook-endpoints/{id}/rotate-secret ($name)", (engine) => {
+  const test = useTestApp(engine);
+
+  it("when a secret is rotated, then 200 with a new whsec_ secret, shown nowhere else, and both sign during the overlap", async () => {
+    const created = await registerEndpoint(test());
+    const res = await call(test(), "POST", `/webhook-endpoints/${created.id}/rotate-secret`);
+    expect(res.statusCode).toBe(200);
+    const { secret } = res.json() as { secret: string };
+    expect(res.json()).toEqual({ secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{32}$/) });
+    expect(secret).not.toBe(created.secret);
+    for (const path of [`/webhook-endpoints/${created.id}`, "/webhook-endpoints"]) {
+      const shown = await call(test(), "GET", path);
+      expect(shown.body).not.toContain(secret);
+      expect(shown.body).not.toContain(created.secret);
+    }
+    // What the sender signs with, as the store hands it out.
+    await call(test(), "POST", "/plants", { payload: '{"id":77123,"name":"Signed twice"}' });
+    const claimed = await test().db.store.webhooks.claim({
+      owner: "rotate-test",
+      leaseMs: 5000,
+      limit: 100,
+      perEndpoint: 100,
+      free: {},
+    });
+    const mine = claimed.find((d) => d.endpointId === created.id);
+    expect(mine?.secrets.sort()).toEqual([secret, created.secret].sort());
+    await test().db.store.webhooks.release(
+      "rotate-test",
+      claimed.map((d) => d.id),
+    );
+  });
+
+  it("when the endpoint is unknown, then 404", async () => {
+    expectError(await call(test(), "POST", "/webhook-endpoints/ep_0/rotate-secret"), 404);
+  });
+
+  it("when a body or a query is sent, then 400 and the secret is kept", async () => {
+    const { id } = await registerEndpoint(test());
+    expectError(await call(test(), "POST", `/webhook-endpoints/${id}/rotate-secret?now=1`), 400);
+  });
+
+  it("when the request has no token, then 401", async () => {
+    const { id } = await registerEndpoint(test());
+    const res = await call(test(), "POST", `/webhook-endpoints/${id}/rotate-secret`, {
+      headers: {},
+    });
+    expectError(res, 401);
+  });
+
+  it("when the token lacks webhooks:manage, then 403", async () => {
+    const { id } = await registerEndpoint(test());
+    const headers = await scopedAuth(test(), PLANT_SCOPES);
+    const res = await call(test(), "POST", `/webhook-endpoints/${id}/rotate-secret`, { headers });
+    expectError(res, 403);
+  });
 });

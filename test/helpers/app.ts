@@ -21,7 +21,7 @@ export interface TestApp {
 /** Authentication beyond the two static test tokens and the store's managed tokens, and
  * operating settings changed from their defaults. */
 export type TestAppOptions = Partial<Pick<AuthenticatorOptions, "jwt" | "managed">> &
-  Pick<AppOptions, "onAuthFailure" | "publicUrl"> & {
+  Pick<AppOptions, "onAuthFailure" | "publicUrl" | "allowPrivateWebhooks"> & {
     ops?: Partial<OpsConfig>;
   };
 
@@ -44,7 +44,14 @@ export async function createTestApp(
       }),
     ...(options.onAuthFailure === undefined ? {} : { onAuthFailure: options.onAuthFailure }),
     ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
-    ops: { ...defaultOpsConfig(), ...options.ops },
+    ...(options.allowPrivateWebhooks === undefined
+      ? {}
+      : { allowPrivateWebhooks: options.allowPrivateWebhooks }),
+    // No overload guard unless a test sets one: building an app compiles the document's
+    // validators, which blocks this process's event loop for a second or more on a busy
+    // machine, and every other app alive in the same test file would read that lag as
+    // overload and answer 503 (test/socket/overload.test.ts tests the guard on a server).
+    ops: { ...defaultOpsConfig(), maxEventLoopDelayMs: 0, ...options.ops },
     ...(logLines === undefined
       ? { logLevel: "silent" }
       : {

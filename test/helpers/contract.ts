@@ -4,7 +4,7 @@
 
 import { Ajv, type ValidateFunction } from "ajv";
 import { OpenAPIRouter } from "openapi-backend";
-import { DATE_TIME_FORMAT } from "../../src/openapi/backend.ts";
+import { DATE_TIME_FORMAT, URI_FORMAT } from "../../src/openapi/backend.ts";
 import { loadDocument } from "../../src/openapi/document.ts";
 
 export interface Exchange {
@@ -61,6 +61,7 @@ export function createContractChecker(): (exchange: Exchange) => string[] {
   });
   ajv.addFormat("int64", { type: "number", validate: (n: number) => Number.isInteger(n) });
   ajv.addFormat("date-time", DATE_TIME_FORMAT);
+  ajv.addFormat("uri", URI_FORMAT);
   ajv.addSchema({ components: doc.components }, "doc");
   const compiled = new Map<unknown, ValidateFunction>();
   const validator = (schema: unknown): ValidateFunction => {

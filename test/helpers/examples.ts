@@ -7,15 +7,30 @@
 // same name (or the bodiless answer that lists the name in `x-example-requests`). A response
 // example no request example can make — a body the schema refuses, no credentials — says how
 // it is made in `x-request`: `target` (path and query as sent), `body` (the raw text), `headers`,
-// and `credentials: false` (sent without the test token).
+// and `credentials: false` (sent without the test token). A response example that needs server
+// state its own request cannot make (a plant created after an endpoint was registered) lists
+// the requests that make it in `x-setup` (`method`, `target`, `body`), sent first.
+//
+// Values the server makes (ids, secrets, times) are marked `x-generated: true` in the schemas:
+// an answer's generated value matches the example's when it is valid for its schema, and the
+// example's value then stands for it: later requests that use it (a path parameter) send the
+// real one, and later answers must show the real one there (Bindings).
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { Ajv, type ValidateFunction } from "ajv";
 import { expect } from "vitest";
 import { isJsonMediaType } from "../../src/http/media-types.ts";
+import { DATE_TIME_FORMAT, URI_FORMAT } from "../../src/openapi/backend.ts";
 import { loadDocument } from "../../src/openapi/document.ts";
 import { type DocumentedOperation, documentedOperations } from "./document.ts";
 import { REPO_ROOT } from "./server-process.ts";
 
+/** A request that brings about the state an example needs; sent with the test token. */
+export interface SetupRequest {
+  method: string;
+  target: string;
+  body?: string;
+}
 interface Example {
   value?: unknown;
   "x-request"?: {
@@ -24,8 +39,10 @@ interface Example {
     headers?: Record<string, string>;
     credentials?: boolean;
   };
+  "x-setup"?: SetupRequest[];
 }
 interface MediaType {
+  schema?: Schema;
   example?: unknown;
   examples?: Record<string, Example>;
 }
@@ -35,8 +52,16 @@ interface Response {
   "x-example-requests"?: string[];
 }
 
+interface Schema {
+  $ref?: string;
+  allOf?: Schema[];
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  "x-generated"?: boolean;
+}
+
 const doc = loadDocument() as unknown as {
-  components: { responses: Record<string, Response> };
+  components: { responses: Record<string, Response>; schemas: Record<string, Schema> };
 };
 export const resolveResponse = (response: Response): Response =>
   response.$ref === undefined
@@ -48,6 +73,8 @@ export interface ExampleAnswer {
   /** The media type of the named example; undefined for a bodiless answer. */
   media?: string;
   body?: unknown;
+  /** The schema of the answer's body, where the document gives one. */
+  schema?: Schema;
 }
 
 /** Every named example of the operation's answers: [name, answer, its x-request]. */
@@ -58,7 +85,12 @@ function namedAnswers({ operation }: DocumentedOperation): [string, ExampleAnswe
       Object.entries(type.examples ?? {}).map(
         ([name, example]): [string, ExampleAnswer, Example] => [
           name,
-          { status: Number(status), media, body: example.value },
+          {
+            status: Number(status),
+            media,
+            body: example.value,
+            ...(type.schema === undefined ? {} : { schema: type.schema }),
+          },
           example,
         ],
       ),
@@ -94,6 +126,8 @@ export interface RequestExample {
   credentials: boolean;
   /** Made from an answer's x-request: a request the document itself would refuse. */
   outsideTheDocument: boolean;
+  /** The answer's x-setup: requests sent before this one. */
+  setup: SetupRequest[];
 }
 
 /** The operation's JSON request body media type and its examples. */
@@ -125,6 +159,7 @@ export function requestExamples(operation: DocumentedOperation): RequestExample[
   const fromInputs = declaredNames(operation).flatMap((name) => {
     const [answer, ...more] = answersNamed(operation, name);
     if (answer === undefined) return [];
+    const setup = namedAnswers(operation).find(([named]) => named === name)?.[2]["x-setup"] ?? [];
     expect(more, `${operation.operationId} answers example ${name} more than once`).toEqual([]);
     const value = (place: string, parameterName: string) =>
       operation.parameters.find((p) => p.in === place && p.name === parameterName)?.examples?.[name]
@@ -156,6 +191,7 @@ export function requestExamples(operation: DocumentedOperation): RequestExample[
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         credentials: true,
         outsideTheDocument: false,
+        setup,
       },
     ];
   });
@@ -172,6 +208,7 @@ export function requestExamples(operation: DocumentedOperation): RequestExample[
         ...(request.body === undefined ? {} : { body: request.body }),
         credentials: request.credentials ?? true,
         outsideTheDocument: true,
+        setup: example["x-setup"] ?? [],
       },
     ];
   });
@@ -232,4 +269,93 @@ export function namesComparedInTests(): Set<string> {
   };
   visit(join(REPO_ROOT, "test"));
   return names;
+}
+
+// ---- generated values ----
+
+const ajv = new Ajv({ strict: false })
+  .addFormat("date-time", DATE_TIME_FORMAT)
+  .addFormat("uri", URI_FORMAT)
+  .addSchema({ components: doc.components }, "doc");
+const validators = new Map<Schema, ValidateFunction>();
+function validFor(schema: Schema, value: unknown): boolean {
+  let validate = validators.get(schema);
+  if (validate === undefined) {
+    const text = JSON.stringify(schema).replaceAll('"#/components/', '"doc#/components/');
+    validate = ajv.compile(JSON.parse(text) as object);
+    validators.set(schema, validate);
+  }
+  return validate(value) === true;
+}
+
+/** The schema with $refs followed and allOf's properties joined. */
+function flat(schema: Schema): Schema {
+  const resolved =
+    schema.$ref === undefined
+      ? schema
+      : (doc.components.schemas[schema.$ref.replace("#/components/schemas/", "")] ?? {});
+  if (resolved.allOf === undefined) return resolved;
+  const parts = resolved.allOf.map(flat);
+  return {
+    ...resolved,
+    properties: Object.assign({}, resolved.properties, ...parts.map((part) => part.properties)),
+  };
+}
+
+/**
+ * What the server generated for the values a document's examples write (`x-generated`), learnt
+ * from the answers in the order they came. The same example value stands for the same generated
+ * value wherever it is written.
+ */
+export class Bindings {
+  private readonly values = new Map<string, string>();
+
+  /** `text` (a target or a body) with every example value learnt replaced by the real one. */
+  apply(text: string): string {
+    let applied = text;
+    for (const [written, real] of this.values) {
+      applied = applied
+        .replaceAll(written, real)
+        .replaceAll(encodeURIComponent(written), encodeURIComponent(real));
+    }
+    return applied;
+  }
+
+  /**
+   * The example's body as the server should have answered it: each generated value is the one
+   * `actual` has where that is valid for its schema (and learnt), or the one learnt before for
+   * the same example value. Compare `actual` with the result.
+   */
+  expected(answer: ExampleAnswer, actual: unknown): unknown {
+    return answer.schema === undefined
+      ? answer.body
+      : this.fill(answer.body, actual, answer.schema);
+  }
+
+  private fill(example: unknown, actual: unknown, raw: Schema): unknown {
+    const schema = flat(raw);
+    if (Array.isArray(example)) {
+      const items = Array.isArray(actual) ? actual : [];
+      return example.map((item, index) => this.fill(item, items[index], schema.items ?? {}));
+    }
+    if (typeof example !== "object" || example === null) return example;
+    const given = (typeof actual === "object" && actual !== null ? actual : {}) as Record<
+      string,
+      unknown
+    >;
+    return Object.fromEntries(
+      Object.entries(example).map(([name, value]) => {
+        const property = flat(schema.properties?.[name] ?? {});
+        if (property["x-generated"] !== true || typeof value !== "string") {
+          return [name, this.fill(value, given[name], property)];
+        }
+        const learnt = this.values.get(value);
+        if (learnt !== undefined) return [name, learnt];
+        const real = given[name];
+        if (typeof real !== "string" || !validFor(property, real)) return [name, value];
+        this.values.set(value, real);
+        return [name, real];
+      }),
+    );
+  }
 }

@@ -17,6 +17,7 @@ interface Schema {
   maximum?: number;
   minLength?: number;
   maxLength?: number;
+  pattern?: string;
   enum?: unknown[];
   const?: unknown;
   properties?: Record<string, Schema>;
@@ -71,6 +72,48 @@ function validString(schema: Schema, longest: number): fc.Arbitrary<string> {
   return fc.oneof({ weight: 9, arbitrary: short }, { weight: 1, arbitrary: incompressible });
 }
 
+/** Characters a URI carries as they are (RFC 3986 unreserved): random runs of them barely compress. */
+const UNRESERVED = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~";
+
+/**
+ * An absolute http(s) URL (`format: uri`), on an IP address or a name, now and then as long as
+ * allowed with a path that does not compress. Names need not resolve: a schema says nothing of DNS.
+ */
+function validUri(schema: Schema): fc.Arbitrary<string> {
+  const max = schema.maxLength ?? 2048;
+  const usual = fc.webUrl({
+    validSchemes: ["http", "https"],
+    authoritySettings: { withIPv4: true, withPort: true },
+    withQueryParameters: true,
+  });
+  const long = fc
+    .tuple(
+      fc.constantFrom("http", "https"),
+      fc.ipV4(),
+      fc.array(fc.constantFrom(...UNRESERVED), { minLength: max, maxLength: max }),
+    )
+    .map(([scheme, host, path]) => `${scheme}://${host}/${path.join("")}`.slice(0, max));
+  return fc.oneof({ weight: 9, arbitrary: usual }, { weight: 1, arbitrary: long });
+}
+
+/** A string the schema accepts: its format's values or any text, then kept to its pattern and lengths. */
+function validText(schema: Schema, longest: number): fc.Arbitrary<string> {
+  const pattern = schema.pattern === undefined ? undefined : new RegExp(schema.pattern, "u");
+  const base =
+    schema.format === "uri"
+      ? validUri(schema)
+      : pattern !== undefined
+        ? fc.stringMatching(pattern)
+        : validString(schema, longest);
+  return base.filter(
+    (text) =>
+      (pattern === undefined || pattern.test(text)) &&
+      text.length >= (schema.minLength ?? 0) &&
+      text.length <= (schema.maxLength ?? Number.POSITIVE_INFINITY) &&
+      (schema.format !== "uri" || URL.canParse(text)),
+  );
+}
+
 /** A value the schema accepts. `longest` bounds, in bytes, what the schema leaves unbounded. */
 export function validValue(raw: Schema, longest: number): fc.Arbitrary<unknown> {
   const schema = flat(raw);
@@ -91,7 +134,7 @@ export function validValue(raw: Schema, longest: number): fc.Arbitrary<unknown> 
     case "boolean":
       return fc.boolean();
     case "string":
-      return validString(schema, longest);
+      return validText(schema, longest);
     case "array":
       return fc.array(validValue(schema.items ?? {}, longest), {
         minLength: schema.minItems ?? 0,
@@ -142,6 +185,13 @@ export function invalidValue(raw: Schema): fc.Arbitrary<unknown> {
   }
   if (type === "string" && schema.maxLength !== undefined) {
     bounds.push(fc.constant("x".repeat(schema.maxLength + 1)));
+  }
+  if (type === "string" && schema.pattern !== undefined) {
+    const pattern = new RegExp(schema.pattern, "u");
+    bounds.push(fc.string({ maxLength: 40 }).filter((text) => !pattern.test(text)));
+  }
+  if (type === "string" && schema.format === "uri") {
+    bounds.push(fc.constantFrom("not a uri", "/relative/path", "http://", "http://a b/"));
   }
   for (const name of type === "object" ? (schema.required ?? []) : []) {
     bounds.push(

@@ -98,6 +98,9 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
     PLANTSTORE_TOKENS: options.tokens ?? TOKEN,
     DATABASE_URL: "databaseUrl" in options ? options.databaseUrl : `sqlite:${options.databasePath}`,
     LOG_LEVEL: "info",
+    // A server sends webhooks only in the suites that test delivery (they set it to true):
+    // elsewhere a deliverer would poll the store for nothing.
+    PLANTSTORE_WEBHOOK_SEND: "false",
     ...options.env,
   };
   for (const [name, value] of Object.entries(merged)) if (value !== undefined) env[name] = value;

@@ -142,7 +142,15 @@ describe("GET /metrics with PLANTSTORE_WORKERS=2", () => {
     const engine = storeEngines[0];
     if (engine === undefined) throw new Error("no store engine");
     shared = await engine.create();
-    server = await startServer({ databaseUrl: shared.url, env: TWO_WORKERS });
+    // One worker sends webhooks; the other workers' scrapes must show its numbers once.
+    server = await startServer({
+      databaseUrl: shared.url,
+      env: {
+        ...TWO_WORKERS,
+        PLANTSTORE_WEBHOOK_SEND: "true",
+        PLANTSTORE_WEBHOOK_ALLOW_PRIVATE: "true",
+      },
+    });
     await waitUntil(() => listeningWorkers(server).size === 2, "both workers listen", 20_000);
   });
   afterAll(async () => {
@@ -195,6 +203,43 @@ describe("GET /metrics with PLANTSTORE_WORKERS=2", () => {
       expect(sample(text, "nodejs_heap_size_used_bytes")).toBeGreaterThan(0);
     }
   });
+
+  test("when one worker delivers webhooks, then every scrape shows its attempts and the store's backlog once, not once per worker", async () => {
+    const call = (method: string, path: string, body?: string) =>
+      fetch(`${server.url}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${TOKEN}`,
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+        },
+        ...(body === undefined ? {} : { body }),
+      });
+    // Nothing listens on port 9 of the loopback: every attempt fails and the delivery stays pending.
+    const registered = await call("POST", "/webhook-endpoints", '{"url":"http://127.0.0.1:9/"}');
+    expect(registered.status).toBe(201);
+    expect((await call("POST", "/plants", plantJson(uniqueId(), "Counted once"))).status).toBe(200);
+    const pendingInStore = (await shared.store.webhooks.backlog()).pending;
+    expect(pendingInStore).toBe(1);
+    // The backlog is read every 10 s; attempts are counted as they end.
+    const giveUpAt = Date.now() + 25_000;
+    let text = await scrape();
+    while (
+      (sample(text, "plantstore_webhook_pending_deliveries") !== pendingInStore ||
+        (sample(text, 'plantstore_webhook_attempts_total{outcome="retry"}') ?? 0) < 1) &&
+      Date.now() < giveUpAt
+    ) {
+      await sleep(500);
+      text = await scrape();
+    }
+    for (let i = 0; i < 4; i++) {
+      expect(sample(text, "plantstore_webhook_pending_deliveries")).toBe(pendingInStore);
+      expect(
+        text.split("\n").filter((l) => l.startsWith("plantstore_webhook_pending_deliveries ")),
+      ).toHaveLength(1);
+      expect(sample(text, 'plantstore_webhook_attempts_total{outcome="retry"}')).toBeGreaterThan(0);
+      text = await scrape();
+    }
+  }, 60_000);
 
   test("when a worker that was counted is replaced, then what it counted stays in the sums", async () => {
     const before = sample(await scrape(), ABSENT_GETS) ?? 0;

@@ -14,7 +14,7 @@ import { loadDocument } from "../../src/openapi/document.ts";
 import { TOKEN } from "../helpers/app.ts";
 import { runCli } from "../helpers/cli.ts";
 import { type DocumentedOperation, documentedOperations } from "../helpers/document.ts";
-import { bodyOf, everyRequestExample } from "../helpers/examples.ts";
+import { Bindings, bodyOf, type ExampleAnswer, everyRequestExample } from "../helpers/examples.ts";
 import { AUDIENCE, ISSUER, signingKey, signJwt } from "../helpers/jwt.ts";
 import { markRan } from "../helpers/ran-marker.ts";
 import {
@@ -41,8 +41,11 @@ const NOT_THROUGH_PRISM: Readonly<Record<string, string>> = {
 const NOT_FOUND = "#/components/responses/NotFound";
 
 interface Traffic {
+  /** The operation, or "x-setup" for a request an example needs sent first (any 2xx). */
   operation: string;
   status: number;
+  /** For an example's request: the answer, whose generated values later requests use. */
+  answer?: ExampleAnswer;
   method: string;
   path: string;
   headers?: Record<string, string>;
@@ -81,6 +84,8 @@ describe("Stoplight Prism in front of a real server", () => {
     server = await startServer({
       databasePath: db.path,
       env: {
+        // Nothing is sent to the examples' endpoints (their addresses are public).
+        PLANTSTORE_WEBHOOK_SEND: "false",
         PLANTSTORE_METRICS_TOKEN: METRICS_TOKEN,
         PLANTSTORE_AUTH_FAILURE_LIMIT: String(rejected.length),
         PLANTSTORE_JWT_ISSUER: ISSUER,
@@ -128,18 +133,24 @@ describe("Stoplight Prism in front of a real server", () => {
   });
 
   it("when the document's traffic goes through it, then Prism reports no violation, and every documented answer and every parameter is covered", async () => {
+    const bindings = new Bindings();
     for (const request of traffic) {
-      const response = await fetch(`${prismUrl}${request.path}`, {
+      const path = bindings.apply(request.path);
+      const response = await fetch(`${prismUrl}${path}`, {
         method: request.method,
         headers: request.headers ?? {},
-        ...(request.body === undefined ? {} : { body: request.body }),
+        ...(request.body === undefined ? {} : { body: bindings.apply(request.body) }),
         signal: AbortSignal.timeout(15_000),
       });
       const body = await response.text();
-      const what = `${request.method} ${request.path} (${request.operation} ${request.status})`;
+      const what = `${request.method} ${path} (${request.operation} ${request.status})`;
       expect(response.headers.get("sl-violations"), `${what}: ${body.slice(0, 300)}`).toBeNull();
       expect(response.headers.get("content-type") ?? "", what).not.toContain("problem+json");
-      expect(response.status, `${what}: ${body.slice(0, 300)}`).toBe(request.status);
+      if (request.operation === "x-setup") expect(response.status, what).toBeLessThan(300);
+      else expect(response.status, `${what}: ${body.slice(0, 300)}`).toBe(request.status);
+      if (request.answer?.media === "application/json") {
+        bindings.expected(request.answer, JSON.parse(body));
+      }
     }
     expect(prismOutput).not.toMatch(/Violation|✖/);
 
@@ -213,21 +224,40 @@ function documentTraffic(given: { scopedToken: Map<string, string>; jwt: string 
   };
   // Prism refuses a request the document does not allow before the server sees it.
   const allowed = everyRequestExample().filter((example) => !example.outsideTheDocument);
-  const examples: Traffic[] = allowed.map((example) => ({
-    operation: example.operation.operationId,
-    status: example.answer.status,
-    method: example.operation.method,
-    path: example.target,
-    headers: {
-      ...(example.credentials ? credentialsFor(example.operation) : {}),
-      ...example.headers,
-      ...(example.body === undefined
-        ? {}
-        : { "content-type": bodyOf(example.operation).media ?? "" }),
+  const examples: Traffic[] = allowed.flatMap((example) => [
+    ...example.setup.map(
+      (setup): Traffic => ({
+        operation: "x-setup",
+        status: 200,
+        method: setup.method,
+        path: setup.target,
+        headers: {
+          ...bearer(TOKEN),
+          ...(setup.body === undefined ? {} : { "content-type": "application/json" }),
+        },
+        ...(setup.body === undefined ? {} : { body: setup.body }),
+      }),
+    ),
+    {
+      operation: example.operation.operationId,
+      status: example.answer.status,
+      answer: example.answer,
+      method: example.operation.method,
+      path: example.target,
+      headers: {
+        ...(example.credentials ? credentialsFor(example.operation) : {}),
+        ...example.headers,
+        ...(example.body === undefined
+          ? {}
+          : { "content-type": bodyOf(example.operation).media ?? "" }),
+      },
+      ...(example.body === undefined ? {} : { body: example.body }),
     },
-    ...(example.body === undefined ? {} : { body: example.body }),
-  }));
+  ]);
   const generic: Traffic[] = [];
+  // The rejected credentials go after every accepted one: once they reach the address's
+  // allowance, even a valid token from it gets 429.
+  const rejected: Traffic[] = [];
   const limited: Traffic[] = [];
   for (const operation of documentedOperations()) {
     const { operationId, method, path } = operation;
@@ -259,7 +289,8 @@ function documentTraffic(given: { scopedToken: Map<string, string>; jwt: string 
     );
     if (!examplesSucceed && success !== undefined) generic.push(send(Number(success), own));
     if (documents(400)) generic.push({ ...send(400, own), path: `${path}?debug=1` });
-    if (needsCredentials(operation) && documents(401)) generic.push(send(401, bearer(WRONG_TOKEN)));
+    if (needsCredentials(operation) && documents(401))
+      rejected.push(send(401, bearer(WRONG_TOKEN)));
     const others = [...given.scopedToken.entries()].find(
       ([scopes]) => !scopesOf(operation).some((scope) => scopes.split(" ").includes(scope)),
     );
@@ -273,7 +304,7 @@ function documentTraffic(given: { scopedToken: Map<string, string>; jwt: string 
   }
   // Last: the rejected credentials above used up the address's allowance, so every operation
   // that needs credentials now answers 429, whatever it carries.
-  return [...examples, ...generic, ...limited];
+  return [...examples, ...generic, ...rejected, ...limited];
 }
 
 function freePort(): Promise<number> {

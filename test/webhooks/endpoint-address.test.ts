@@ -84,6 +84,10 @@ describe("checkEndpointUrl", () => {
     expect(await checkEndpointUrl("https://localhost/", true)).toBeUndefined();
   });
 
+  it("when private addresses are allowed, then a name is not looked up at registration (nothing could be refused by it)", async () => {
+    expect(await checkEndpointUrl("https://no-such-host.invalid/hook", true)).toBeUndefined();
+  });
+
   it("when private addresses are allowed, then credentials and other schemes are still refused", async () => {
     expect(await checkEndpointUrl("http://u:p@127.0.0.1:1234/", true)).toBe(
       "the webhook URL must not contain a user name or password",

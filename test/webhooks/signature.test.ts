@@ -2,7 +2,7 @@
 // client's verifyWebhook: what it accepts, what it refuses, and the id exact as a bigint.
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
-import { verifyWebhook, WebhookVerificationError } from "../../src/client/index.ts";
+import { verifyWebhook, WebhookVerificationError } from "../../src/client/webhooks.ts";
 import { newWebhookSecret, signatureHeaders } from "../../src/webhooks/signature.ts";
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);

@@ -8,7 +8,7 @@ import { postgresEngine, type TestStore } from "../helpers/stores.ts";
 import { eventually, type Receiver, startReceiver } from "../helpers/webhook-receiver.ts";
 
 const CREATES = 3000;
-const ENV = { PLANTSTORE_WEBHOOK_ALLOW_PRIVATE: "true" };
+const ENV = { PLANTSTORE_WEBHOOK_SEND: "true", PLANTSTORE_WEBHOOK_ALLOW_PRIVATE: "true" };
 
 describe.skipIf(TEST_DATABASE_URL === undefined)(
   "webhooks: two instances, one PostgreSQL database",

@@ -1,6 +1,7 @@
-// The receiver's half of Standard Webhooks 1.0 for the new-plant webhook: checks a delivery's
-// signature and age against the endpoint's secret(s) and reads its body with the id exact.
-// node:crypto does the checking (one HMAC-SHA256, compared in constant time).
+// `plantstore/client/webhooks`: the receiver's half of Standard Webhooks 1.0 for the new-plant
+// webhook: checks a delivery's signature and age against the endpoint's secret(s) and reads its
+// body with the id exact. node:crypto does the checking (one HMAC-SHA256, compared in constant
+// time), so this is an entry of its own: `plantstore/client` stays free of node: for browsers.
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { fromJson } from "./exact-json.ts";
 
