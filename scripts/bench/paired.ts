@@ -17,16 +17,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, release, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import {
-  addCreated,
-  drive,
-  type LoadResult,
-  type Operation,
-  pickStored,
-  type Stored,
-} from "./load.ts";
-import { createPostgresDatabase } from "./postgres-database.ts";
-import { preloadSqlite } from "./preload.ts";
+import type { Operation } from "./load.ts";
+import { loadInTurn, type Measured, type PairLoad, type Side } from "./pairing.ts";
 import { type BenchServer, startServer } from "./server.ts";
 import {
   CEILING,
@@ -35,10 +27,10 @@ import {
   median,
   pinSelf,
   serviceCommand,
-  serviceEnv,
   TOKEN,
   wholeNumber,
 } from "./service.ts";
+import { startServiceOnStore } from "./service-store.ts";
 
 const USAGE = `usage: npm run bench:paired -- [options]
   --rounds N        rounds, each a create pair and a GET pair (and with --service a list
@@ -109,66 +101,7 @@ const otherName =
 const work = mkdtempSync(join(tmpdir(), "plantstore-paired-"));
 const SERVER_CORE = "0";
 
-interface Side {
-  server: BenchServer;
-  /** Id numbers stored in its file: what its GETs pick from. */
-  stored: Stored;
-}
-
-interface Measured extends LoadResult {
-  cpuMicroseconds: number;
-}
-
-/** Loads both servers at once; the warm-up's creates (if any) are added to each side's store. */
-async function loadBoth(
-  sides: readonly [Side, Side],
-  operation: Operation,
-  firstId: number,
-): Promise<[Measured, Measured]> {
-  const once = async (side: Side, seconds: number, first: number): Promise<LoadResult> => {
-    const result = await drive({
-      url: side.server.url,
-      token: TOKEN,
-      connections,
-      durationSeconds: seconds,
-      operation,
-      firstId: first,
-      pickStored: () => pickStored(side.stored),
-    });
-    if (operation === "create") addCreated(side.stored, first, result, connections);
-    return result;
-  };
-  if (warmupSeconds > 0) {
-    await Promise.all(sides.map((side) => once(side, warmupSeconds, firstId)));
-  }
-  const before = sides.map((side) => side.server.cpuSeconds());
-  const results = await Promise.all(
-    sides.map((side) => once(side, durationSeconds, firstId + 10_000_000)),
-  );
-  return [0, 1].map((at) => {
-    const result = results[at] as LoadResult;
-    const cpu = (sides[at] as Side).server.cpuSeconds() - (before[at] as number);
-    return { ...result, cpuMicroseconds: (cpu * 1e6) / Math.max(1, result.answered) };
-  }) as [Measured, Measured];
-}
-
-/**
- * loadBoth with the two sides' places swapped every other round. The load started second
- * gets a small edge: paired with itself, the service in the second place came out 3–5%
- * cheaper a GET (BENCHMARKS.md, "Machine speed and why runs are paired"). Swapping cancels it
- * in the median of an even number of rounds.
- */
-async function loadInTurn(
-  round: number,
-  a: Side,
-  b: Side,
-  operation: Operation,
-  firstId: number,
-): Promise<[Measured, Measured]> {
-  if (round % 2 === 1) return loadBoth([a, b], operation, firstId);
-  const [forB, forA] = await loadBoth([b, a], operation, firstId);
-  return [forA, forB];
-}
+const load: PairLoad = { connections, durationSeconds, warmupSeconds };
 
 interface Row {
   round: number;
@@ -183,54 +116,18 @@ const startService = async (
   command: string[],
   name: string,
   plants: number,
-): Promise<BenchServer> => {
-  if (engine === "postgres") return startOnPostgres(command, name, plants);
-  const path = join(work, `${name}.db`);
-  // A fresh file each round, with no WAL left by a server that had to be killed.
-  for (const file of [path, `${path}-wal`, `${path}-shm`]) rmSync(file, { force: true });
-  if (plants > 0) preloadSqlite(path, plants);
-  return startServer({
-    command,
-    env: serviceEnv(`sqlite:${path}`),
-    cores: SERVER_CORE,
-    logFile: join(work, `${name}.log`),
-  });
-};
-
-/** The service on a fresh database of its own, dropped when the server stops. */
-async function startOnPostgres(
-  command: string[],
-  name: string,
-  plants: number,
-): Promise<BenchServer> {
-  const database = await createPostgresDatabase(
-    adminUrl ?? "",
-    `plantstore_paired_${process.pid}_${name}`,
-    plants,
-  );
-  let server: BenchServer;
-  try {
-    server = await startServer({
+): Promise<BenchServer> =>
+  (
+    await startServiceOnStore({
+      engine,
+      adminUrl,
+      work,
       command,
-      env: serviceEnv(database.url),
+      name,
+      plants,
       cores: SERVER_CORE,
-      logFile: join(work, `${name}.log`),
-    });
-  } catch (error) {
-    await database.drop();
-    throw error;
-  }
-  return {
-    ...server,
-    stop: async () => {
-      try {
-        await server.stop();
-      } finally {
-        await database.drop();
-      }
-    },
-  };
-}
+    })
+  ).server;
 
 /** The create ceiling, or with a file the read ceiling on it. */
 const startCeiling = (sqlitePath?: string): Promise<BenchServer> =>
@@ -268,7 +165,7 @@ try {
         round,
         operation: "create",
         pairedWith: otherName ?? "create ceiling",
-        measured: await loadInTurn(round, a, b, "create", firstId),
+        measured: await loadInTurn(round, a, b, "create", firstId, load),
       });
       if (other === undefined) {
         // No read ceiling on PostgreSQL: on to the next round (finally stops both servers).
@@ -284,7 +181,7 @@ try {
         round,
         operation: "get",
         pairedWith: otherName ?? "read ceiling",
-        measured: await loadInTurn(round, a, b, "get", 0),
+        measured: await loadInTurn(round, a, b, "get", 0, load),
       });
       // Two services also read pages (there is no page ceiling): what an answer's size costs.
       if (other !== undefined) {
@@ -292,7 +189,7 @@ try {
           round,
           operation: "list",
           pairedWith: otherName ?? "",
-          measured: await loadInTurn(round, a, b, "list", 0),
+          measured: await loadInTurn(round, a, b, "list", 0, load),
         });
       }
     } finally {

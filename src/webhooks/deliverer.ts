@@ -47,14 +47,23 @@ const ERROR_PAUSE_MS = 1000;
 const BACKLOG_EVERY_MS = 10_000;
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 const PURGE_BATCH = 1000;
+// Deliveries claimed per slot: a claim is a write, so one feeds several sends.
+const CLAIM_AHEAD = 8;
 
 export function startDeliverer(options: DelivererOptions): Deliverer {
   const { store, settings, log } = options;
   const pollMs = options.pollMs ?? IDLE_POLL_MS;
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   const metrics = createDelivererMetrics(options.registry);
+  // Claimed ahead of their slots, so one claim feeds many sends; claimedAt tells whether an
+  // attempt started now still ends within its lease.
+  const queued = new Map<string, { delivery: ClaimedDelivery; claimedAt: number }[]>();
+  let queuedCount = 0;
   const perEndpoint = new Map<string, number>();
   const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  // Outcomes being written: a slot is free once the answer is in, not once it is recorded.
+  const recording = new Set<Promise<void>>();
+  const expired: string[] = [];
   let stopping = false;
   let wake: (() => void) | undefined;
 
@@ -100,7 +109,15 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
       },
       "webhook attempt",
     );
-    await store.complete(delivery.id, owner, record);
+    const written: Promise<void> = store
+      .complete(delivery.id, owner, record)
+      .then(
+        () => undefined,
+        (error: unknown) =>
+          log.warn({ err: error, delivery: delivery.id }, "webhook attempt not recorded"),
+      )
+      .finally(() => recording.delete(written));
+    recording.add(written);
   }
 
   function start(delivery: ClaimedDelivery): void {
@@ -115,29 +132,60 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
         if (left === 0) perEndpoint.delete(delivery.endpointId);
         else perEndpoint.set(delivery.endpointId, left);
         running.delete(delivery.id);
-        wake?.();
+        pump();
+        // Claim again only once the queues run low: a claim is a write.
+        if (queuedCount <= (settings.concurrency * CLAIM_AHEAD) / 2) wake?.();
       });
     running.set(delivery.id, { controller, done });
   }
 
-  /** Claims and starts what is due; true when the claim was full (more may be due). */
+  /** Starts queued deliveries in free slots; one whose lease would end mid-attempt goes back. */
+  function pump(): void {
+    if (stopping) return;
+    const latestStart = Date.now() - settings.leaseMs + settings.timeoutMs;
+    for (const [endpoint, queue] of queued) {
+      while (
+        queue.length > 0 &&
+        running.size < settings.concurrency &&
+        (perEndpoint.get(endpoint) ?? 0) < settings.endpointConcurrency
+      ) {
+        const next = queue.shift() as { delivery: ClaimedDelivery; claimedAt: number };
+        queuedCount--;
+        if (next.claimedAt < latestStart) expired.push(next.delivery.id);
+        else start(next.delivery);
+      }
+      if (queue.length === 0) queued.delete(endpoint);
+    }
+  }
+
+  /** Claims what is due into the queues; true when the claim was full (more may be due). */
   async function claimDue(): Promise<{ full: boolean; nextInMs: number }> {
-    const room = settings.concurrency - running.size;
+    if (expired.length > 0) await store.release(owner, expired.splice(0));
+    const ahead = settings.endpointConcurrency * CLAIM_AHEAD;
+    const room = settings.concurrency * CLAIM_AHEAD - running.size - queuedCount;
     if (room <= 0) return { full: false, nextInMs: pollMs };
     const due = await store.nextDueInMs();
     if (due === null || due > 0) return { full: false, nextInMs: Math.min(pollMs, due ?? pollMs) };
     const free: Record<string, number> = {};
-    for (const [endpoint, count] of perEndpoint) {
-      free[endpoint] = Math.max(0, settings.endpointConcurrency - count);
+    for (const endpoint of new Set([...perEndpoint.keys(), ...queued.keys()])) {
+      const held = (perEndpoint.get(endpoint) ?? 0) + (queued.get(endpoint)?.length ?? 0);
+      free[endpoint] = Math.max(0, ahead - held);
     }
     const claimed = await store.claim({
       owner,
       leaseMs: settings.leaseMs,
       limit: room,
-      perEndpoint: settings.endpointConcurrency,
+      perEndpoint: ahead,
       free,
     });
-    for (const delivery of claimed) start(delivery);
+    const claimedAt = Date.now();
+    for (const delivery of claimed) {
+      const queue = queued.get(delivery.endpointId) ?? [];
+      queue.push({ delivery, claimedAt });
+      queued.set(delivery.endpointId, queue);
+    }
+    queuedCount += claimed.length;
+    pump();
     return { full: claimed.length === room, nextInMs: pollMs };
   }
 
@@ -188,9 +236,12 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
       clearInterval(purgeTimer);
       wake?.();
       await looping;
-      const ids = [...running.keys()];
+      const ids = [...running.keys(), ...expired.splice(0)];
+      for (const queue of queued.values()) for (const { delivery } of queue) ids.push(delivery.id);
+      queued.clear();
       for (const { controller } of running.values()) controller.abort();
       await Promise.all([...running.values()].map(({ done }) => done));
+      await Promise.all(recording);
       await store.release(owner, ids);
     },
   };

@@ -1,0 +1,128 @@
+// Webhook rows written straight into a bench store before its server starts (an endpoint; a
+// backlog of pending deliveries in bulk, with the outbox's columns), and the backlog read back.
+import Database from "better-sqlite3";
+import postgres from "postgres";
+import { timeOrderedId } from "../../src/store/webhooks.ts";
+import { newWebhookSecret } from "../../src/webhooks/signature.ts";
+import type { StoreLocation } from "./service-store.ts";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** One preloaded delivery in this many is due now; the rest fall due over the next day. */
+const DUE_NOW_EVERY = 20;
+
+async function withStore<T>(
+  store: StoreLocation,
+  sqlite: (db: Database.Database) => T,
+  pg: (sql: postgres.Sql) => Promise<T>,
+): Promise<T> {
+  if (store.engine === "sqlite") {
+    const db = new Database(store.path);
+    try {
+      db.pragma("busy_timeout = 10000");
+      return sqlite(db);
+    } finally {
+      db.close();
+    }
+  }
+  const sql = postgres(store.url, { max: 1, onnotice: () => undefined });
+  try {
+    return await pg(sql);
+  } finally {
+    await sql.end();
+  }
+}
+
+/** Registers an endpoint as POST /webhook-endpoints stores one; returns its id. */
+export function insertEndpoint(store: StoreLocation, url: string): Promise<string> {
+  const id = timeOrderedId("ep_");
+  const secret = newWebhookSecret();
+  const now = Date.now();
+  return withStore(
+    store,
+    (db) => {
+      db.prepare(
+        "INSERT INTO webhook_endpoints (id, url, description, secret, created_at) VALUES (?, ?, 'bench', ?, ?)",
+      ).run(id, url, secret, now);
+      return id;
+    },
+    async (sql) => {
+      await sql`INSERT INTO webhook_endpoints (id, url, description, secret, created_at)
+                VALUES (${id}, ${url}, 'bench', ${secret}, clock_timestamp())`;
+      return id;
+    },
+  );
+}
+
+/**
+ * `count` pending deliveries to `endpointId`, as if their receiver had been down for a day:
+ * created over the last day, 0–6 attempts made, one in DUE_NOW_EVERY due now (so the
+ * deliverer keeps claiming and failing) and the rest due at times spread over the next day.
+ */
+export function preloadDeliveries(
+  store: StoreLocation,
+  endpointId: string,
+  count: number,
+): Promise<void> {
+  if (count === 0) return Promise.resolve();
+  const now = Date.now();
+  const step = DAY_MS / count;
+  return withStore(
+    store,
+    (db) => {
+      db.prepare(
+        `WITH RECURSIVE g(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM g WHERE x < @count - 1)
+         INSERT INTO webhook_deliveries
+           (id, endpoint_id, plant_id, body, status, attempts, next_attempt_at, last_error,
+            created_at, updated_at)
+         SELECT printf('msg_%012x', @now - @day + CAST(x * @step AS INTEGER))
+                  || lower(hex(randomblob(10))),
+                @endpoint, 900000000000 + x,
+                '{"id":' || (900000000000 + x) || ',"name":"backlog plant ' || x || '"}',
+                'pending', x % 7,
+                CASE WHEN x % ${DUE_NOW_EVERY} = 0 THEN @now - x % 60000
+                     ELSE @now + CAST(x * @step AS INTEGER) END,
+                CASE WHEN x % 7 > 0 THEN 'connect ECONNREFUSED' END,
+                @now - @day + CAST(x * @step AS INTEGER), @now
+         FROM g`,
+      ).run({ count, now, day: DAY_MS, step, endpoint: endpointId });
+    },
+    async (sql) => {
+      await sql`
+        INSERT INTO webhook_deliveries
+          (id, endpoint_id, plant_id, body, status, attempts, next_attempt_at, last_error,
+           created_at, updated_at)
+        SELECT 'msg_' || lpad(to_hex(${now}::int8 - ${DAY_MS}::int8 + (x * ${step}::float8)::int8), 12, '0')
+                 || substr(md5(x::text), 1, 20),
+               ${endpointId}, 900000000000 + x,
+               '{"id":' || (900000000000 + x) || ',"name":"backlog plant ' || x || '"}',
+               'pending', x % 7,
+               to_timestamp((CASE WHEN x % ${DUE_NOW_EVERY} = 0 THEN ${now}::int8 - x % 60000
+                                  ELSE ${now}::int8 + (x * ${step}::float8)::int8 END) / 1000.0),
+               CASE WHEN x % 7 > 0 THEN 'connect ECONNREFUSED' END,
+               to_timestamp((${now}::int8 - ${DAY_MS}::int8 + (x * ${step}::float8)::int8) / 1000.0),
+               to_timestamp(${now}::int8 / 1000.0)
+        FROM generate_series(0, ${count - 1}::int8) AS x`;
+      await sql`ANALYZE webhook_deliveries`;
+    },
+  );
+}
+
+/** Pending deliveries in the store, every endpoint's. */
+export function pendingDeliveries(store: StoreLocation): Promise<number> {
+  const query = "SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'pending'";
+  return withStore(
+    store,
+    (db) => Number((db.prepare(query).get() as { n: number }).n),
+    async (sql) => Number((await sql.unsafe(query))[0]?.["n"] ?? 0),
+  );
+}
+
+/** Plants in the store: what the creates stored. */
+export function storedPlants(store: StoreLocation): Promise<number> {
+  const query = "SELECT count(*) AS n FROM plants";
+  return withStore(
+    store,
+    (db) => Number((db.prepare(query).get() as { n: number }).n),
+    async (sql) => Number((await sql.unsafe(query))[0]?.["n"] ?? 0),
+  );
+}
