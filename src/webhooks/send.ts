@@ -5,6 +5,7 @@
 // (DNS rebinding) and not only at registration.
 import { lookup as dnsLookup } from "node:dns";
 import { isIP, type LookupFunction } from "node:net";
+import "./node-fetch-first.ts";
 import { Agent, buildConnector, request } from "undici";
 import { refusedAmong } from "./endpoint-address.ts";
 

@@ -149,8 +149,7 @@ describe("retries", () => {
       const chunks: Buffer[] = [];
       for await (const chunk of request) chunks.push(chunk as Buffer);
       const body = Buffer.concat(chunks);
-      // fetch sets the length of what it sends itself (and, with undici loaded in this
-      // process by the app's webhook sender, refuses a Content-Length given to it).
+      // fetch sets the length of what it sends itself.
       const { "content-length": _length, ...forwarded } = request.headers;
       const answer = await fetch(`${server.url}${request.url}`, {
         method: request.method ?? "GET",

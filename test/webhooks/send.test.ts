@@ -76,6 +76,18 @@ describe("sendWebhookAttempt", () => {
     expect(got?.headers).toMatchObject({ ...attempt.headers, "content-type": "application/json" });
   });
 
+  it("when the sender is loaded, then the process's own fetch still sends a Content-Length given to it", async () => {
+    const hook = await receiver((response) => response.end("ok"));
+    await sendWebhookAttempt(delivery(hook.url));
+    const answer = await fetch(hook.url, {
+      method: "POST",
+      body: "abc",
+      headers: { "content-length": "3" },
+    });
+    expect(answer.status).toBe(200);
+    expect(await answer.text()).toBe("ok");
+  });
+
   it("when attempts follow one another, then they reuse pooled connections", async () => {
     const hook = await receiver((response) => response.end());
     for (let i = 0; i < 10; i++) {
