@@ -500,7 +500,7 @@ export const SETTINGS = {
   PLANTSTORE_MAX_EVENT_LOOP_DELAY_MS: setting({
     default: "1000",
     meaning: "event-loop delay past which requests get 503 (0: never)",
-    doc: "when the event loop lags more than this (sampled each second), requests get 503 with `Retry-After: 2` instead of queueing; `/healthz` and `/metrics` are still answered. `0` disables",
+    doc: "when the event loop lags more than this (sampled each second), requests get 503 with `Retry-After: 2` instead of queueing; `/healthz` and `/metrics` are still answered, and nothing is refused in the first 2 s after start (start-up's own work, not load). `0` disables",
     read: wholeNumber(0, 60_000),
   }),
   PLANTSTORE_SHUTDOWN_TIMEOUT_MS: setting({
