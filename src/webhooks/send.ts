@@ -2,7 +2,8 @@
 // included, which is not followed) or failed in transit, in bounded time and bytes. Sent with
 // undici, Node's own HTTP client: an Agent pools keep-alive connections per origin, and its
 // connector takes our own DNS lookup, so the address actually connected to is checked then
-// (DNS rebinding) and not only at registration.
+// (DNS rebinding) and not only at registration. (request-filtering-agent does this for
+// node:http's Agent, which has neither undici's pooling per origin nor its one abort signal.)
 import { lookup as dnsLookup } from "node:dns";
 import { isIP, type LookupFunction } from "node:net";
 import "./node-fetch-first.ts";
