@@ -1870,7 +1870,7 @@ export interface operations {
             header: {
                 /**
                  * @description The message's id, the same on every attempt to deliver it.
-                 * @example msg_0193a5b2c4d1f0e1d2c3b4a5968778695a4b
+                 * @example msg_0193a5b2c4d1f0e1d2c3b4a596877869
                  */
                 "webhook-id": string;
                 /**
