@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import { appendFileSync, chownSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import postgres from "postgres";
 import { sleep } from "./load.ts";
-import { freePort, PG_VERSION, run, whenTestProcessEnds } from "./system.ts";
+import { freePort, isAlive, PG_VERSION, run, whenTestProcessEnds } from "./system.ts";
 
 export interface Cluster {
   name: string;
@@ -228,13 +228,4 @@ export async function waitForReplication(
 export function postgresUser(): { uid: number; gid: number } {
   const id = (flag: string) => Number(execFileSync("id", [flag, "postgres"], { encoding: "utf8" }));
   return { uid: id("-u"), gid: id("-g") };
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }

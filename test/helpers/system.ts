@@ -93,3 +93,13 @@ function readdirSafe(path: string): string[] {
     return [];
   }
 }
+
+/** Whether a process of this pid is still running (signal 0 only checks). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -15,6 +15,7 @@ import {
   waitUntilRefused,
 } from "../helpers/socket-http.ts";
 import { storeEngines, type TestStore } from "../helpers/stores.ts";
+import { isAlive } from "../helpers/system.ts";
 import { hostAndPort, startTcpProxy, throughProxy } from "../helpers/tcp-proxy.ts";
 
 const TWO_WORKERS = { PLANTSTORE_WORKERS: "2" } as const;
@@ -327,12 +328,3 @@ describe("the supervisor", () => {
     }
   });
 });
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
