@@ -1,7 +1,8 @@
 // GET /webhook-endpoints/{id}/deliveries: a keyset page of the endpoint's delivery log.
 import type { Answer, OperationHandler } from "../openapi/operation-types.ts";
 import type { HandlerDeps } from "./deps.ts";
-import { deliveryAnswer, nextLink, noSuchEndpoint } from "./webhook-answers.ts";
+import { nextPageLink } from "./next-link.ts";
+import { deliveryAnswer, noSuchEndpoint } from "./webhook-answers.ts";
 
 export function listWebhookDeliveries({
   webhooks,
@@ -16,7 +17,7 @@ export function listWebhookDeliveries({
     const body = page.deliveries.map(deliveryAnswer);
     const path = `/webhook-endpoints/${encodeURIComponent(id)}/deliveries`;
     const headers = page.full
-      ? nextLink(path, publicUrl, page.deliveries.at(-1)?.id, limit)
+      ? nextPageLink(path, publicUrl, page.deliveries.at(-1)?.id, limit)
       : undefined;
     return headers === undefined ? { status: 200, body } : { status: 200, body, headers };
   };

@@ -1,7 +1,8 @@
 // GET /webhook-endpoints: a keyset page of endpoints, with a next Link when it is full.
 import type { Answer, OperationHandler } from "../openapi/operation-types.ts";
 import type { HandlerDeps } from "./deps.ts";
-import { endpointAnswer, nextLink } from "./webhook-answers.ts";
+import { nextPageLink } from "./next-link.ts";
+import { endpointAnswer } from "./webhook-answers.ts";
 
 export function listWebhookEndpoints({
   webhooks,
@@ -11,7 +12,7 @@ export function listWebhookEndpoints({
     const { endpoints, full } = await webhooks.listEndpoints({ after, limit });
     const body = endpoints.map(endpointAnswer);
     const headers = full
-      ? nextLink(context.operation.path, publicUrl, endpoints.at(-1)?.id, limit)
+      ? nextPageLink(context.operation.path, publicUrl, endpoints.at(-1)?.id, limit)
       : undefined;
     return headers === undefined ? { status: 200, body } : { status: 200, body, headers };
   };

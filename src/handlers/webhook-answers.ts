@@ -28,15 +28,3 @@ export const deliveryAnswer = (delivery: WebhookDelivery) => ({
 });
 
 export const noSuchEndpoint = (id: string) => errorResponse(404, `no webhook endpoint ${id}`);
-
-/** The `Link` of a full keyset page, as GET /plants writes it; none when the page is not full. */
-export function nextLink(
-  path: string,
-  publicUrl: string | undefined,
-  last: string | undefined,
-  limit: number,
-): { link: string } | undefined {
-  if (last === undefined) return undefined;
-  const after = encodeURIComponent(last);
-  return { link: `<${publicUrl ?? ""}${path}?after=${after}&limit=${limit}>; rel="next"` };
-}
