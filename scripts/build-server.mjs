@@ -11,9 +11,17 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { buildApi } from "./build-api.mjs";
 
 // Paths below are the project's, wherever this is run from.
 process.chdir(fileURLToPath(new URL("..", import.meta.url)));
+
+// CommonJS packages bundled into an ES module call `require`: the module's own.
+const requireBanner = {
+  js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);',
+};
+
+await buildApi();
 const target = "dist/server";
 // Built beside the old build, then swapped in: a server running from the old one (which may
 // still load a chunk or start its write thread) never finds the folder half written.
@@ -48,11 +56,16 @@ await build({
   // with its npm packages only when asked for; beside the entries, at the same depth.
   splitting: true,
   chunkNames: "[name]-[hash]",
-  packages: "external",
+  // npm packages are bundled too (a start loads one file, not hundreds): but for the SQLite
+  // driver's native addon and the docs page's files, which are found on disk.
+  external: ["better-sqlite3", "swagger-ui-dist"],
+  banner: requireBanner,
   platform: "node",
   format: "esm",
   target: "node20",
   sourcemap: "linked",
+  // Stack traces need the mappings only, not the sources (a third of the map's parsing at start).
+  sourcesContent: false,
   logLevel: "warning",
 });
 try {

@@ -1,6 +1,7 @@
 // Writes generated/plants.ts from openapi/plants.yaml with openapi-typescript, and the README's
-// table of settings from src/settings.ts, and scaffolds a handler and a contract test for each
-// operation that has no handler yet (scripts/scaffold.ts). A document with a schema that
+// table of settings from src/settings.ts, scaffolds a handler and a contract test for each
+// operation that has no handler yet (scripts/scaffold.ts), and compiles the YAML for the server
+// (scripts/build-api.mjs). A document with a schema that
 // openapi-typescript can only type as `unknown` or `any` is refused, naming where. `--check`
 // writes nothing and exits 1 when an output is stale.
 import { readFile, writeFile } from "node:fs/promises";
@@ -12,6 +13,7 @@ import { isJsonMediaType } from "../src/http/media-types.ts";
 import { HTTP_METHODS } from "../src/openapi/document.ts";
 import { EVERY_ITEM, int64Locations, type LocationStep } from "../src/openapi/int64-locations.ts";
 import { settingsMarkdown } from "../src/ops/settings-table.ts";
+import { buildApi } from "./build-api.mjs";
 import { scaffold } from "./scaffold.ts";
 
 const specUrl = new URL("../openapi/plants.yaml", import.meta.url);
@@ -289,6 +291,8 @@ async function main(): Promise<void> {
   for (const path of scaffold(parse(await readFile(specUrl, "utf8")))) {
     console.log(`scaffolded ${path}`);
   }
+  // The server's compiled validators and serializers (dist/api), so the app runs the new YAML.
+  await buildApi();
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

@@ -8,7 +8,7 @@ import { publishedDocument, serverUrl } from "../src/docs/published-document.ts"
 
 try {
   const { ops, publicUrl } = loadConfig(process.env);
-  const document = publishedDocument({
+  const document = await publishedDocument({
     metricsOpen: ops.metricsToken === undefined,
     values: ops.published,
   }).at(serverUrl(publicUrl, null, DEFAULT_SERVER_URL));

@@ -6,6 +6,7 @@ import { createAuthenticator } from "./auth/authenticator.ts";
 import { hasUsableToken, issueInitialToken } from "./auth/issue-token.ts";
 import { deliversWebhooks, isSupervisedWorker, superviseWorkers } from "./cluster.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
+import { StaleBuildError } from "./openapi/compiled-api.ts";
 import { boundHeapGrowth } from "./ops/heap-growth.ts";
 import { settingsTable, USAGE } from "./ops/settings-table.ts";
 import { workerMetricsText } from "./ops/worker-metrics.ts";
@@ -116,6 +117,7 @@ async function serve(config: Config): Promise<void> {
     shareMetrics: isSupervisedWorker() ? workerMetricsText : undefined,
   }).catch(async (error: unknown) => {
     await store.close();
+    if (error instanceof StaleBuildError) fail(error.message);
     fail(`cannot set up authentication: ${(error as Error).message}`);
   });
   app.log.info({ store: store.describe() }, "store opened");

@@ -29,7 +29,7 @@ export function documentationHandlers(
     document.at(serverUrl(publicUrl, app.server.address(), DEFAULT_SERVER_URL));
   return {
     getOpenApiJson: async ({ header }): Answer<"getOpenApiJson"> => {
-      const { json, jsonTag } = published();
+      const { json, jsonTag } = await published();
       if (namesTag(header["If-None-Match"], jsonTag)) {
         return { status: 304, headers: { etag: jsonTag } };
       }
@@ -42,7 +42,7 @@ export function documentationHandlers(
       };
     },
     getOpenApiYaml: async ({ header }): Answer<"getOpenApiYaml"> => {
-      const { yaml, yamlTag } = published();
+      const { yaml, yamlTag } = await published();
       if (namesTag(header["If-None-Match"], yamlTag)) {
         return { status: 304, headers: { etag: yamlTag } };
       }

@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
-import { type Document, isScalar, parseDocument, visit } from "yaml";
+import type { Document } from "yaml";
 import { asJsonText, type JsonText } from "../http/responses.ts";
 import { documentPath } from "../openapi/document.ts";
 
@@ -21,7 +21,7 @@ export interface Published {
 
 export interface PublishedDocument {
   /** The document with `servers` set to `serverUrl`. */
-  at(serverUrl: string): Published;
+  at(serverUrl: string): Promise<Published>;
 }
 
 export interface PublishedOptions {
@@ -31,23 +31,19 @@ export interface PublishedOptions {
   values: Readonly<Record<string, string>>;
 }
 
-/** Throws at once for a `{{NAME}}` without a value, so a typo stops start-up, not a request. */
+/**
+ * Read from the YAML on first use, not at start (the build has rendered it once, so a `{{NAME}}`
+ * without a value stopped the build).
+ */
 export function publishedDocument({ metricsOpen, values }: PublishedOptions): PublishedDocument {
-  const configured = parseDocument(readFileSync(documentPath, "utf8"));
-  if (metricsOpen) {
-    configured.setIn(["paths", "/metrics", "get", "security"], []);
-    configured.deleteIn(["paths", "/metrics", "get", "responses", "401"]);
-    // Nobody is counted against a caller's limit where nobody is authenticated.
-    for (const status of ["200", "400"]) {
-      configured.deleteIn(["paths", "/metrics", "get", "responses", status, "headers"]);
-    }
-  }
-  fillDescriptions(configured, values);
+  let configured: Promise<Document> | undefined;
   // One server URL per process in practice; remember the last one rather than re-render.
   let last: (Published & { url: string }) | undefined;
-  const render = (url: string): Published => {
+  const render = async (url: string): Promise<Published> => {
+    configured ??= configure(metricsOpen, values);
+    const base = await configured;
     if (last?.url === url) return last;
-    const document = configured.clone();
+    const document = base.clone();
     document.set("servers", [{ url, description: "This server" }]);
     const json = asJsonText(document.toJS());
     const yaml = document.toString();
@@ -57,10 +53,33 @@ export function publishedDocument({ metricsOpen, values }: PublishedOptions): Pu
   return { at: render };
 }
 
+async function configure(
+  metricsOpen: boolean,
+  values: Readonly<Record<string, string>>,
+): Promise<Document> {
+  // The package is CommonJS: its exports are the default export, bundled or not.
+  const { default: yaml } = await import("yaml");
+  const configured = yaml.parseDocument(readFileSync(documentPath, "utf8"));
+  if (metricsOpen) {
+    configured.setIn(["paths", "/metrics", "get", "security"], []);
+    configured.deleteIn(["paths", "/metrics", "get", "responses", "401"]);
+    // Nobody is counted against a caller's limit where nobody is authenticated.
+    for (const status of ["200", "400"]) {
+      configured.deleteIn(["paths", "/metrics", "get", "responses", status, "headers"]);
+    }
+  }
+  fillDescriptions(yaml, configured, values);
+  return configured;
+}
+
 const PLACEHOLDER = /\{\{([A-Z0-9_]+)\}\}/g;
 
 /** Every `{{NAME}}` in a description or summary, replaced by its value. */
-function fillDescriptions(document: Document, values: Readonly<Record<string, string>>): void {
+function fillDescriptions(
+  { visit, isScalar }: typeof import("yaml"),
+  document: Document,
+  values: Readonly<Record<string, string>>,
+): void {
   visit(document, {
     Pair(_, pair) {
       const { key, value } = pair;

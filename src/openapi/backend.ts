@@ -1,14 +1,14 @@
-// openapi-backend, for what it knows of the document: it loads and dereferences
-// openapi/plants.yaml (strict: a document it cannot read stops start-up, as does one that is
-// not valid OpenAPI of its version, document-check.ts), lists the operations the Fastify
-// routes are built from (src/openapi/routes.ts), decides 404 against 405 for a request no
-// route took, and compiles each operation's request validators (per body media type).
+// openapi-backend, for what it knows of the document: it dereferences openapi/plants.yaml, lists
+// the operations the Fastify routes are built from (src/openapi/routes.ts), decides 404 against
+// 405 for a request no route took, and gives each operation's request validators (per body
+// media type). For openapi/plants.yaml those were compiled to code by the build
+// (compiled-api.ts); a document given here (the unit tests' own) is checked against the OpenAPI
+// schema of its version (document-check.ts) and compiled now.
 import type { ValidateFunction } from "ajv";
-import { type AjvCustomizer, type Document, OpenAPIBackend, type Operation } from "openapi-backend";
-import { bodyMedia } from "./body-media.ts";
-import { loadDocument } from "./document.ts";
-import { checkDocument } from "./document-check.ts";
+import { type Document, OpenAPIBackend, type Operation } from "openapi-backend";
+import { loadCompiledApi, type Serializer } from "./compiled-api.ts";
 import type { ValidatorsFor } from "./inputs.ts";
+import { compileValidators, type OperationValidators } from "./validators.ts";
 
 export interface Api {
   /** The dereferenced document. */
@@ -17,65 +17,46 @@ export interface Api {
   operations: readonly Operation[];
   /** The request validators openapi-backend compiled for the operation, by body media type. */
   validatorsFor(operation: Operation): ValidatorsFor;
+  /**
+   * The build's serializer of a JSON answer of the operation (by status, as the document keys
+   * it); undefined for a document compiled at run time, whose serializers Fastify compiles.
+   */
+  serializerFor: ((operationId: string, status: string) => Serializer) | undefined;
   /** The methods the document has for a concrete path, upper case and sorted; none: 404. */
   methodsAt(path: string): string[];
 }
 
-/** RFC 3339, as the answers write times (toISOString); linear, with no nested repeats. */
-export const DATE_TIME_FORMAT = {
-  type: "string",
-  validate: (text: string) =>
-    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/i.test(text) &&
-    !Number.isNaN(Date.parse(text)),
-} as const;
-
-/** An absolute URI (RFC 3986), as the WHATWG URL parser the server uses reads it; no spaces. */
-export const URI_FORMAT = {
-  type: "string",
-  validate: (text: string) => !/[\s\p{Cc}]/u.test(text) && URL.canParse(text),
-} as const;
-
-/** How openapi-backend compiles request validators: no coercion, every error, with its data. */
-export const VALIDATOR_OPTIONS = {
-  coerceTypes: false,
-  // The int64 format is checked on the stand-ins src/http/body.ts picks from the exact
-  // values; openapi-backend's own check works in doubles.
-  customizeAjv: ((ajv) =>
-    ajv
-      .addFormat("int64", {
-        type: "number",
-        validate: (n: number) => isInt64Double(n),
-      })
-      .addFormat("date-time", DATE_TIME_FORMAT)
-      .addFormat("uri", URI_FORMAT)) satisfies AjvCustomizer,
-  ajvOpts: { allErrors: true, verbose: true, coerceTypes: false, useDefaults: false },
-} as const;
-
-/** The API of openapi/plants.yaml, or of another document (the unit tests' own). */
-export async function createApi(definition: Document = loadDocument()): Promise<Api> {
-  await checkDocument(definition);
-  const api = new CheckedBackend({
-    definition,
-    strict: true,
-    // Validators are compiled here and run by the routes, after the caller is authenticated.
-    validate: true,
-    ...VALIDATOR_OPTIONS,
-    ignoreTrailingSlashes: false,
-  });
-  await api.init();
+/** The API of openapi/plants.yaml as built, or of another document, compiled now. */
+export async function createApi(definition?: Document): Promise<Api> {
+  const compiled = definition === undefined ? await loadCompiledApi() : undefined;
+  if (definition !== undefined) {
+    // Loaded only here: the check compiles the OpenAPI schemas, which a built API has passed.
+    const { checkDocument } = await import("./document-check.ts");
+    await checkDocument(definition);
+  }
+  const api = await backendFor(compiled?.document ?? (definition as Document));
   const operations = api.router.getOperations();
   for (const operation of operations) {
     if (operation.operationId === undefined) {
       throw new Error(`${operation.method.toUpperCase()} ${operation.path} has no operationId`);
     }
   }
-  const validators = new Map(
-    operations.map((operation) => [operation, validatorsByMediaType(api, operation)]),
-  );
+  const validators = compiled?.validators ?? compileValidators(api.definition, api.router);
+  const serializers = compiled?.serializers;
   return {
     document: api.document,
     operations,
-    validatorsFor: (operation) => validators.get(operation) ?? (() => []),
+    validatorsFor: (operation) => byMediaType(validators[operation.operationId as string]),
+    serializerFor:
+      serializers === undefined
+        ? undefined
+        : (operationId, status) => {
+            const serializer = serializers[operationId]?.[status];
+            if (serializer === undefined) {
+              throw new Error(`the build has no serializer for ${operationId} ${status}`);
+            }
+            return serializer;
+          },
     methodsAt(path) {
       // The router lists its operations afresh for every match: compared by operationId.
       const at = operations.filter(
@@ -88,37 +69,30 @@ export async function createApi(definition: Document = loadDocument()): Promise<
   };
 }
 
-/** openapi-backend, strict, but for its check of the document: checkDocument's is the one. */
+/**
+ * openapi-backend on `definition`, which it dereferences in place: strict, but for its check of
+ * the document (checkDocument's is the one), and with no validators of its own (validators.ts).
+ */
+export async function backendFor(definition: Document): Promise<OpenAPIBackend> {
+  const api = new CheckedBackend({
+    definition,
+    strict: true,
+    validate: false,
+    ignoreTrailingSlashes: false,
+  });
+  return api.init();
+}
+
 class CheckedBackend extends OpenAPIBackend {
   override validateDefinition(): Document {
     return this.document;
   }
 }
 
-/**
- * An operation's validators for each JSON media type its body declares, and for no body.
- * openapi-backend compiles a body check for the content key "application/json" alone; for any
- * other, the same compilation is asked of it with that Media Type Object in its place.
- */
-function validatorsByMediaType(api: OpenAPIBackend, operation: Operation): ValidatorsFor {
-  const precompiled =
-    api.validator.getRequestValidatorsForOperation(operation.operationId as string) ?? [];
-  const requestBody = operation.requestBody as { content?: Record<string, unknown> } | undefined;
-  const byType = new Map<string, readonly ValidateFunction[]>();
-  for (const { type, media } of bodyMedia(operation)) {
-    if (media === requestBody?.content?.["application/json"]) {
-      byType.set(type, precompiled);
-      continue;
-    }
-    const onlyThis = {
-      ...operation,
-      requestBody: { ...requestBody, content: { "application/json": media } },
-    };
-    byType.set(type, api.validator.buildRequestValidatorsForOperation(onlyThis as Operation) ?? []);
-  }
-  // No body (an optional one not sent): the first type's, which check the parameters too.
-  const none = byType.values().next().value ?? precompiled;
-  return (mediaType) => (mediaType === undefined ? none : (byType.get(mediaType) ?? none));
-}
+const NO_VALIDATORS: readonly ValidateFunction[] = [];
 
-const isInt64Double = (n: number): boolean => Number.isInteger(n) && n >= -(2 ** 63) && n < 2 ** 63;
+function byMediaType(validators: OperationValidators | undefined): ValidatorsFor {
+  if (validators === undefined) return () => NO_VALIDATORS;
+  const { none, byType } = validators;
+  return (mediaType) => (mediaType === undefined ? none : (byType[mediaType] ?? none));
+}

@@ -86,6 +86,16 @@ export function addOperationRoutes(app: FastifyInstance, options: RouteOptions):
       config: { operation: { id: operationId, names } },
       bodyLimit,
       schema: { response: responseSchemas(operation) },
+      // The build's serializers for those schemas, where it compiled them (compiled-api.ts).
+      ...(api.serializerFor === undefined
+        ? {}
+        : {
+            serializerCompiler: ({ httpStatus }: { httpStatus?: string }) =>
+              (api.serializerFor as NonNullable<Api["serializerFor"]>)(
+                operationId,
+                String(httpStatus),
+              ),
+          }),
       onRequest: routeShape(api, operationId, names, inputs.body?.accepted, authenticate),
       ...(inputs.body === undefined ? {} : { preParsing: beforeBody(inputs.body, bodyLimit) }),
       preValidation: (request, _reply, done) => {

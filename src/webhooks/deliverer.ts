@@ -9,7 +9,7 @@ import type { Registry } from "prom-client";
 import type { ClaimedDelivery, WebhookStore } from "../store/webhooks.ts";
 import { createDelivererMetrics } from "./deliverer-metrics.ts";
 import { recordOf } from "./retry-schedule.ts";
-import { sendWebhookAttempt } from "./send.ts";
+import type { sendWebhookAttempt as SendAttempt } from "./send.ts";
 import { signatureHeaders } from "./signature.ts";
 
 export interface DelivererSettings {
@@ -65,6 +65,8 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
   const recording = new Set<Promise<void>>();
   const expired: string[] = [];
   let stopping = false;
+  // The sender (undici, a megabyte of code) is loaded by the first delivery, not by every start.
+  let sendWebhookAttempt: typeof SendAttempt | undefined;
   let wake: (() => void) | undefined;
 
   const pause = (ms: number) =>
@@ -79,6 +81,7 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
     });
 
   async function attempt(delivery: ClaimedDelivery, controller: AbortController): Promise<void> {
+    sendWebhookAttempt ??= (await import("./send.ts")).sendWebhookAttempt;
     const headers = signatureHeaders({
       id: delivery.id,
       timestampSeconds: Date.now() / 1000,

@@ -4,8 +4,8 @@
 
 import { Ajv, type ValidateFunction } from "ajv";
 import { OpenAPIRouter } from "openapi-backend";
-import { DATE_TIME_FORMAT, URI_FORMAT } from "../../src/openapi/backend.ts";
 import { loadDocument } from "../../src/openapi/document.ts";
+import { DATE_TIME_FORMAT, URI_FORMAT } from "../../src/openapi/validators.ts";
 
 export interface Exchange {
   /** Undefined when the request could not be read as HTTP (raw sockets). */

@@ -20,8 +20,8 @@ import { join } from "node:path";
 import { Ajv, type ValidateFunction } from "ajv";
 import { expect } from "vitest";
 import { isJsonMediaType } from "../../src/http/media-types.ts";
-import { DATE_TIME_FORMAT, URI_FORMAT } from "../../src/openapi/backend.ts";
 import { loadDocument } from "../../src/openapi/document.ts";
+import { DATE_TIME_FORMAT, URI_FORMAT } from "../../src/openapi/validators.ts";
 import { type DocumentedOperation, documentedOperations } from "./document.ts";
 import { REPO_ROOT } from "./server-process.ts";
 

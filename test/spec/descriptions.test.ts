@@ -118,14 +118,17 @@ describe("the descriptions of the published document, rendered as CommonMark", (
   };
 
   for (const [name, env] of Object.entries(environments)) {
-    const { ops } = loadConfig(env);
-    const published = publishedDocument({
-      metricsOpen: ops.metricsToken === undefined,
-      values: ops.published,
-    }).at("https://plants.example.com");
-    const prose = proseOf(JSON.parse(published.json));
+    const proseOfPublished = async () => {
+      const { ops } = loadConfig(env);
+      const published = await publishedDocument({
+        metricsOpen: ops.metricsToken === undefined,
+        values: ops.published,
+      }).at("https://plants.example.com");
+      return proseOf(JSON.parse(published.json));
+    };
 
-    it(`when published with ${name}, then every description and summary renders as written`, () => {
+    it(`when published with ${name}, then every description and summary renders as written`, async () => {
+      const prose = await proseOfPublished();
       expect(prose.length).toBeGreaterThan(50);
       const problems = prose.flatMap(([where, text]) =>
         misreadings(text).map((problem) => `${where}: ${problem}`),
@@ -133,19 +136,20 @@ describe("the descriptions of the published document, rendered as CommonMark", (
       expect(problems).toEqual([]);
     });
 
-    it(`when published with ${name}, then no description names a server variable or leaves a value unfilled`, () => {
+    it(`when published with ${name}, then no description names a server variable or leaves a value unfilled`, async () => {
+      const prose = await proseOfPublished();
       const leaks = prose.filter(([, text]) => /PLANTSTORE_|\{\{|\}\}/.test(text));
       expect(leaks).toEqual([]);
     });
   }
 
-  it("when published, then the limits in force are the ones stated", () => {
+  it("when published, then the limits in force are the ones stated", async () => {
     const { ops } = loadConfig({
       PLANTSTORE_HEADERS_TIMEOUT_MS: "2500",
       PLANTSTORE_TOKEN_RATE_LIMIT: "0",
     });
     const { info } = JSON.parse(
-      publishedDocument({ metricsOpen: true, values: ops.published }).at("http://x").json,
+      (await publishedDocument({ metricsOpen: true, values: ops.published }).at("http://x")).json,
     ) as { info: { description: string } };
     expect(info.description).toContain("must arrive within 2500 ms");
     expect(info.description).toContain("(more answer 429): no limit;");

@@ -7,8 +7,8 @@ import { type Document, OpenAPIValidator, type Operation } from "openapi-backend
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { parseBody } from "../../src/http/body.ts";
-import { VALIDATOR_OPTIONS } from "../../src/openapi/backend.ts";
 import { inputReader } from "../../src/openapi/inputs.ts";
+import { VALIDATOR_OPTIONS } from "../../src/openapi/validators.ts";
 
 const validator = new OpenAPIValidator({
   definition: { openapi: "3.1.0", info: { title: "rows", version: "1" }, paths: {} } as Document,
