@@ -49,7 +49,12 @@ export function createMetrics(share?: ShareMetrics): Metrics {
   });
   return {
     registry,
-    text: share === undefined ? localText : share(registries, localText),
+    // With workers, the supervisor makes the service's text (worker-metrics.ts): one text for
+    // every worker, so that no scrape, whichever worker takes it, shows an older one.
+    text:
+      share === undefined
+        ? madeAtMostEvery(METRICS_TEXT_MS, localText)
+        : share(registries, localText),
     plantsCreated,
     authFailures: new Counter({
       name: "plantstore_auth_failures_total",
@@ -135,24 +140,31 @@ const failureOutcome = (error: unknown): string =>
       ? "refused"
       : "error";
 
-/**
- * GET /metrics: the text is made at most once a second and served as made to every scrape in
- * between, so that a flood of scrapes (which need no token when no metrics token is set, and
- * pass the overload guard) costs a cache read each, not a rendering (2.5–3.7 ms of CPU).
- */
+/** GET /metrics. */
 export function metricsHandler(metrics: Metrics): OperationHandler<"getMetrics"> {
-  let made: { text: Promise<string>; at: number } | undefined;
-  return async (): Answer<"getMetrics"> => {
-    const now = performance.now();
-    if (made === undefined || now - made.at >= METRICS_TEXT_MS) {
-      made = { text: metrics.text(), at: now };
-    }
-    return { status: 200, body: await made.text, contentType: metrics.registry.contentType };
-  };
+  return async (): Answer<"getMetrics"> => ({
+    status: 200,
+    body: await metrics.text(),
+    contentType: metrics.registry.contentType,
+  });
 }
 
 /** How long a rendering of the metrics is served (documented on GET /metrics). */
 export const METRICS_TEXT_MS = 1000;
+
+/**
+ * `make`, run at most once per `ms`, its text served to every call in between: a flood of
+ * scrapes (which need no token when no metrics token is set, and pass the overload guard)
+ * costs a cache read each, not a rendering (2.5–3.7 ms of CPU).
+ */
+export function madeAtMostEvery(ms: number, make: () => Promise<string>): () => Promise<string> {
+  let made: { text: Promise<string>; at: number } | undefined;
+  return () => {
+    const now = performance.now();
+    if (made === undefined || now - made.at >= ms) made = { text: make(), at: now };
+    return made.text;
+  };
+}
 
 let processRegistry: Registry | undefined;
 

@@ -1,12 +1,13 @@
 // PLANTSTORE_WORKERS > 1: one scrape of GET /metrics sees the whole service. The worker that
-// takes the scrape asks the supervisor; the supervisor asks every worker for its metrics (as
-// prom-client's JSON), sums them with prom-client's AggregatorRegistry.aggregate (counters
+// takes the scrape asks the supervisor; the supervisor (at most once a second, every scrape in
+// between getting that text) asks every worker for its metrics (as prom-client's JSON), sums them with prom-client's AggregatorRegistry.aggregate (counters
 // and histograms summed, process metrics each by its own rule: heap summed, event-loop lag
 // averaged, ...) and answers. A worker that died stays in the sums as of its last answer, so
 // that no counter goes down when the supervisor replaces a worker (Prometheus would read the
 // drop as a reset, and the next increase as everything counted since the start).
 import cluster, { type Worker } from "node:cluster";
 import { AggregatorRegistry, Gauge, type Registry } from "prom-client";
+import { METRICS_TEXT_MS, madeAtMostEvery } from "./metrics.ts";
 
 type Snapshot = Awaited<ReturnType<Registry["getMetricsAsJSON"]>>;
 
@@ -92,12 +93,13 @@ export function sumWorkerMetrics(): void {
       retired = await AggregatorRegistry.aggregate([retired, counts]).getMetricsAsJSON();
     });
   });
+  const text = madeAtMostEvery(METRICS_TEXT_MS, gather);
   cluster.on("message", (worker, message: unknown) => {
     if (!isMessage(message)) return;
     if (message.type === "plantstore:snapshot-taken") {
       pending.get(message.id)?.(worker, message.metrics);
     } else if (message.type === "plantstore:scrape") {
-      void gather().then(
+      void text().then(
         (text) =>
           worker.isConnected() && worker.send({ type: "plantstore:scraped", id: message.id, text }),
         () => undefined,

@@ -6,7 +6,8 @@ import { join } from "node:path";
 import postgres from "postgres";
 import { inject } from "vitest";
 
-export const TEST_DATABASE_URL = process.env["TEST_DATABASE_URL"];
+// Empty is unset (`npm run test:quick` runs one engine so).
+export const TEST_DATABASE_URL = process.env["TEST_DATABASE_URL"] || undefined;
 
 export const POSTGRES_SKIP_NOTICE =
   "PostgreSQL suites skipped: set TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres to run them";
