@@ -7,10 +7,11 @@ import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { _, Ajv, type ValidateFunction } from "ajv";
 import standalone from "ajv/dist/standalone/index.js";
 import fastJsonStringify from "fast-json-stringify";
-import type { Document, OpenAPIBackend } from "openapi-backend";
+import { type Document, OpenAPIRouter } from "openapi-backend";
 import { publishedDocument } from "../src/docs/published-document.ts";
-import { backendFor } from "../src/openapi/backend.ts";
+import { dereference } from "../src/openapi/backend.ts";
 import { documentDigest } from "../src/openapi/compiled-api.ts";
+import { dereferencedToJson } from "../src/openapi/dereferenced-json.ts";
 import { documentPath, parseYaml } from "../src/openapi/document.ts";
 import { checkDocument } from "../src/openapi/document-check.ts";
 import { responseSchemas } from "../src/openapi/response-schemas.ts";
@@ -25,17 +26,17 @@ async function compile(bytes: Buffer): Promise<string> {
     metricsOpen: false,
     values: publishedValues(readSettings({}, process.cwd())),
   }).at("http://127.0.0.1:8080");
-  // Parsed again: the backend dereferences the document it is given in place.
-  const backend = await backendFor(parseYaml(bytes.toString("utf8")) as Document);
-  const validators = validatorsCode(backend);
-  const serializers = serializersCode(backend);
+  const dereferenced = await dereference(document);
+  const router = new OpenAPIRouter({ definition: dereferenced, ignoreTrailingSlashes: false });
+  const validators = validatorsCode(dereferenced, router);
+  const serializers = serializersCode(router);
   return `// Compiled from openapi/plants.yaml by scripts/compile-api.ts (npm run build:server). Do not edit.
 import { createRequire } from "node:module";
 const require = createRequire(import.meta.url);
 
 export const documentSha256 = ${JSON.stringify(documentDigest(bytes))};
 
-export const document = ${JSON.stringify(JSON.stringify(document))};
+export const document = ${JSON.stringify(dereferencedToJson(dereferenced))};
 
 export function validators(formats) {
   const v = [];
@@ -79,14 +80,14 @@ function indexIn(codes: string[], seen: Map<string, number>, code: string): numb
  * Each validator as ajv standalone code: its formats taken by name from `formats` (the module
  * is given validatorFormats()), its runtime helpers required from ajv.
  */
-function validatorsCode(backend: OpenAPIBackend): Compiled {
+function validatorsCode(document: Document, router: OpenAPIRouter): Compiled {
   const sourceOptions = { code: { source: true, formats: _`formats` } };
   const sourceAjv = new Ajv(sourceOptions);
   const code: string[] = [];
   const seen = new Map<string, number>();
   const list = (validators: readonly ValidateFunction[]): string =>
     `[${validators.map((v) => `v[${indexIn(code, seen, standalone.default(sourceAjv, v))}]`).join(", ")}]`;
-  const compiled = compileValidators(backend.definition, backend.router, sourceOptions);
+  const compiled = compileValidators(document, router, sourceOptions);
   const table = Object.entries(compiled).map(([operationId, { none, byType }]) => {
     const types = Object.entries(byType).map(([type, v]) => `${JSON.stringify(type)}: ${list(v)}`);
     return `${JSON.stringify(operationId)}: { none: ${list(none)}, byType: { ${types.join(", ")} } }`;
@@ -95,10 +96,10 @@ function validatorsCode(backend: OpenAPIBackend): Compiled {
 }
 
 /** Each JSON answer's serializer; most answers share a schema (every error is an Error). */
-function serializersCode(backend: OpenAPIBackend): Compiled {
+function serializersCode(router: OpenAPIRouter): Compiled {
   const code: string[] = [];
   const seen = new Map<string, number>();
-  const table = backend.router.getOperations().map((operation) => {
+  const table = router.getOperations().map((operation) => {
     const statuses = Object.entries(responseSchemas(operation)).map(([status, schema]) => {
       // The options Fastify's default serializer compiler gives fast-json-stringify.
       const serializer = fastJsonStringify(schema, { schema: {}, mode: "standalone" });

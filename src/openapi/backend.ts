@@ -1,11 +1,11 @@
 // openapi-backend, for what it knows of the document: it dereferences openapi/plants.yaml, lists
 // the operations the Fastify routes are built from (src/openapi/routes.ts), decides 404 against
 // 405 for a request no route took, and gives each operation's request validators (per body
-// media type). For openapi/plants.yaml those were compiled to code by the build
-// (compiled-api.ts); a document given here (the unit tests' own) is checked against the OpenAPI
-// schema of its version (document-check.ts) and compiled now.
+// media type). For openapi/plants.yaml all of it was done by the build (compiled-api.ts); a
+// document given here (the unit tests' own) is checked against the OpenAPI schema of its
+// version (document-check.ts), dereferenced and compiled now.
 import type { ValidateFunction } from "ajv";
-import { type Document, OpenAPIBackend, type Operation } from "openapi-backend";
+import { type Document, OpenAPIBackend, OpenAPIRouter, type Operation } from "openapi-backend";
 import { loadCompiledApi, type Serializer } from "./compiled-api.ts";
 import type { ValidatorsFor } from "./inputs.ts";
 import { compileValidators, type OperationValidators } from "./validators.ts";
@@ -29,22 +29,26 @@ export interface Api {
 /** The API of openapi/plants.yaml as built, or of another document, compiled now. */
 export async function createApi(definition?: Document): Promise<Api> {
   const compiled = definition === undefined ? await loadCompiledApi() : undefined;
-  if (definition !== undefined) {
+  let document: Document;
+  if (compiled === undefined) {
     // Loaded only here: the check compiles the OpenAPI schemas, which a built API has passed.
     const { checkDocument } = await import("./document-check.ts");
-    await checkDocument(definition);
+    await checkDocument(definition as Document);
+    document = await dereference(definition as Document);
+  } else {
+    document = compiled.document;
   }
-  const api = await backendFor(compiled?.document ?? (definition as Document));
-  const operations = api.router.getOperations();
+  const router = new OpenAPIRouter({ definition: document, ignoreTrailingSlashes: false });
+  const operations = router.getOperations();
   for (const operation of operations) {
     if (operation.operationId === undefined) {
       throw new Error(`${operation.method.toUpperCase()} ${operation.path} has no operationId`);
     }
   }
-  const validators = compiled?.validators ?? compileValidators(api.definition, api.router);
+  const validators = compiled?.validators ?? compileValidators(document, router);
   const serializers = compiled?.serializers;
   return {
-    document: api.document,
+    document,
     operations,
     validatorsFor: (operation) => byMediaType(validators[operation.operationId as string]),
     serializerFor:
@@ -61,7 +65,7 @@ export async function createApi(definition?: Document): Promise<Api> {
       // The router lists its operations afresh for every match: compared by operationId.
       const at = operations.filter(
         (op) =>
-          api.router.matchOperation({ method: op.method, path, headers: {} })?.operationId ===
+          router.matchOperation({ method: op.method, path, headers: {} })?.operationId ===
           op.operationId,
       );
       return [...new Set(at.map((op) => op.method.toUpperCase()))].sort();
@@ -70,17 +74,18 @@ export async function createApi(definition?: Document): Promise<Api> {
 }
 
 /**
- * openapi-backend on `definition`, which it dereferences in place: strict, but for its check of
- * the document (checkDocument's is the one), and with no validators of its own (validators.ts).
+ * The document dereferenced (in place) as openapi-backend's init does it, with
+ * json-schema-ref-parser: a `$ref`'s sibling keywords are kept. Its check of the document is
+ * left out (checkDocument's is the one), and so are its validators (validators.ts).
  */
-export async function backendFor(definition: Document): Promise<OpenAPIBackend> {
+export async function dereference(definition: Document): Promise<Document> {
   const api = new CheckedBackend({
     definition,
     strict: true,
     validate: false,
     ignoreTrailingSlashes: false,
   });
-  return api.init();
+  return (await api.init()).definition;
 }
 
 class CheckedBackend extends OpenAPIBackend {

@@ -1,10 +1,11 @@
 // The API as the build compiled it from openapi/plants.yaml (scripts/compile-api.ts, run by
-// `npm run build:server`, `npm start` and `npm ci`): the parsed document, each operation's
+// `npm run build:server`, `npm start` and `npm ci`): the dereferenced document, each operation's
 // request validators and each JSON answer's serializer, as code, so that a start parses no YAML
 // and compiles no schema. A build made from another YAML than the one beside it is refused.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { Document } from "openapi-backend";
+import { dereferencedFromJson } from "./dereferenced-json.ts";
 import { documentPath } from "./document.ts";
 import { type OperationValidators, validatorFormats } from "./validators.ts";
 
@@ -14,7 +15,7 @@ export const compiledApiPath = new URL("../../dist/api/compiled.mjs", import.met
 export type Serializer = (data: unknown) => string;
 
 export interface CompiledApi {
-  /** The document as parsed from the YAML, not dereferenced. */
+  /** The document as dereferenced by the build. */
   document: Document;
   /** By operationId. */
   validators: Record<string, OperationValidators>;
@@ -25,6 +26,7 @@ export interface CompiledApi {
 /** What scripts/compile-api.ts writes. */
 export interface CompiledModule {
   documentSha256: string;
+  /** dereferenced-json.ts's text of the dereferenced document. */
   document: string;
   validators(formats: Record<string, unknown>): Record<string, OperationValidators>;
   serializers(): Record<string, Record<string, Serializer>>;
@@ -55,7 +57,7 @@ export async function loadCompiledApi(): Promise<CompiledApi> {
     );
   }
   return {
-    document: JSON.parse(compiled.document) as Document,
+    document: dereferencedFromJson(compiled.document),
     validators: compiled.validators(validatorFormats()),
     serializers: compiled.serializers(),
   };

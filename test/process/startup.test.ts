@@ -1,10 +1,10 @@
 // Start-up failures of the real entry point: one clear line on stderr and a non-zero exit.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ENTRY_ARGS } from "../helpers/server-process.ts";
+import { ENTRY_ARGS, REPO_ROOT } from "../helpers/server-process.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "plantstore-startup-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -76,6 +76,34 @@ describe("start-up refuses bad settings", () => {
     expect(status).toBe(1);
     expect(stderr).toMatch(
       new RegExp(`^plantstore: cannot listen on 127.0.0.1:${port}: .*EADDRINUSE`),
+    );
+  });
+});
+
+describe("start-up refuses a build made from another document", () => {
+  it("when openapi/plants.yaml has changed since the build, then it exits 1 with one line saying to build again", () => {
+    // The built server with its compiled API and the YAML beside it, as in a checkout.
+    const root = join(dir, "checkout");
+    for (const part of ["dist/server", "dist/api", "openapi"]) {
+      cpSync(join(REPO_ROOT, part), join(root, part), { recursive: true });
+    }
+    symlinkSync(join(REPO_ROOT, "node_modules"), join(root, "node_modules"));
+    appendFileSync(join(root, "openapi/plants.yaml"), "# edited after the build\n");
+    const result = spawnSync(process.execPath, [join(root, "dist/server/main.mjs")], {
+      cwd: dir,
+      env: {
+        PATH: process.env["PATH"] ?? "",
+        PORT: "0",
+        PLANTSTORE_TOKENS: "startup-token-0123456789",
+        DATABASE_URL: `sqlite:${join(dir, "edited.db")}`,
+      },
+      encoding: "utf8",
+      timeout: 20_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr.trimEnd().split("\n")).toHaveLength(1);
+    expect(result.stderr).toMatch(
+      /^plantstore: openapi\/plants\.yaml has changed since the server was built: run `npm run build:server`/,
     );
   });
 });
