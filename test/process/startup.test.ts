@@ -9,8 +9,11 @@ import { ENTRY_ARGS, REPO_ROOT } from "../helpers/server-process.ts";
 const dir = mkdtempSync(join(tmpdir(), "plantstore-startup-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function start(env: Record<string, string>): { status: number | null; stderr: string } {
-  const result = spawnSync(process.execPath, ENTRY_ARGS, {
+function start(
+  env: Record<string, string>,
+  args: readonly string[] = ENTRY_ARGS,
+): { status: number | null; stderr: string } {
+  const result = spawnSync(process.execPath, args, {
     cwd: dir,
     env: {
       PATH: process.env["PATH"] ?? "",
@@ -89,17 +92,9 @@ describe("start-up refuses a build made from another document", () => {
     }
     symlinkSync(join(REPO_ROOT, "node_modules"), join(root, "node_modules"));
     appendFileSync(join(root, "openapi/plants.yaml"), "# edited after the build\n");
-    const result = spawnSync(process.execPath, [join(root, "dist/server/main.mjs")], {
-      cwd: dir,
-      env: {
-        PATH: process.env["PATH"] ?? "",
-        PORT: "0",
-        PLANTSTORE_TOKENS: "startup-token-0123456789",
-        DATABASE_URL: `sqlite:${join(dir, "edited.db")}`,
-      },
-      encoding: "utf8",
-      timeout: 20_000,
-    });
+    const result = start({ DATABASE_URL: `sqlite:${join(dir, "edited.db")}` }, [
+      join(root, "dist/server/main.mjs"),
+    ]);
     expect(result.status).toBe(1);
     expect(result.stderr.trimEnd().split("\n")).toHaveLength(1);
     expect(result.stderr).toMatch(
