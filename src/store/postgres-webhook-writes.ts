@@ -4,7 +4,7 @@
 // (FOR UPDATE SKIP LOCKED), so instances never claim one delivery at once; a claim whose lease
 // ran out is due again and taken over.
 import type { PostgresTransaction } from "./postgres-writes.ts";
-import type { ClaimedDelivery, WebhookDelivery } from "./webhooks.ts";
+import { type ClaimedDelivery, ENDPOINT_DISABLED, type WebhookDelivery } from "./webhooks.ts";
 import type { WriteArgs, WriteResult } from "./writes.ts";
 
 type WebhookWriteName =
@@ -79,22 +79,23 @@ export const postgresWebhookWrites: { [N in WebhookWriteName]: ApplyRun<N> } = {
       WHERE id = ${id}`;
     return { outcome: count === 1 ? "rotated" : "absent" };
   }),
-  claimWebhookDeliveries: oneByOne(async (tx, { owner, leaseMs, limit, perEndpoint, free }) => {
-    const busy = Object.keys(free);
-    // Per endpoint, an index range scan of its due deliveries (webhook_deliveries_due), at most
-    // its free slots, so that one endpoint's backlog never fills a claim meant for all.
-    const rows = await tx<
-      {
-        id: string;
-        endpoint_id: string;
-        body: string;
-        attempts: number;
-        url: string;
-        secrets: string[];
-      }[]
-    >`
+  claimWebhookDeliveries: oneByOne(
+    async (tx, { owner, leaseMs, limit, perEndpoint, free, after }) => {
+      const busy = Object.keys(free);
+      // Per endpoint, an index range scan of its due deliveries (webhook_deliveries_due), at most
+      // its free slots, so that one endpoint's backlog never fills a claim meant for all.
+      const rows = await tx<
+        {
+          id: string;
+          endpoint_id: string;
+          body: string;
+          attempts: number;
+          url: string;
+          secrets: string[];
+        }[]
+      >`
       WITH slots AS (
-        SELECT e.id, e.url,
+        SELECT e.id, e.url, e.id > ${after ?? ""} AS later,
                CASE WHEN e.previous_secret_until > clock_timestamp()
                     THEN ARRAY[e.secret, e.previous_secret] ELSE ARRAY[e.secret] END AS secrets,
                coalesce(s.free, ${perEndpoint}::int4) AS free
@@ -110,6 +111,8 @@ export const postgresWebhookWrites: { [N in WebhookWriteName]: ApplyRun<N> } = {
             AND next_attempt_at <= clock_timestamp()
           ORDER BY next_attempt_at LIMIT slots.free
           FOR UPDATE SKIP LOCKED) AS d
+        -- Round the endpoints: those after the last claim's first, then the rest.
+        ORDER BY slots.later DESC, slots.id
         LIMIT ${limit}::int4
       )
       UPDATE webhook_deliveries AS d
@@ -117,16 +120,17 @@ export const postgresWebhookWrites: { [N in WebhookWriteName]: ApplyRun<N> } = {
           lease_until = clock_timestamp() + ${ms(leaseMs)}::interval, lease_owner = ${owner}
       FROM picked WHERE d.id = picked.id
       RETURNING d.id, d.endpoint_id, d.body, d.attempts, picked.url, picked.secrets`;
-    const deliveries: ClaimedDelivery[] = rows.map((row) => ({
-      id: row.id,
-      endpointId: row.endpoint_id,
-      url: row.url,
-      body: row.body,
-      attempts: Number(row.attempts),
-      secrets: [...row.secrets],
-    }));
-    return { outcome: "claimed", deliveries };
-  }),
+      const deliveries: ClaimedDelivery[] = rows.map((row) => ({
+        id: row.id,
+        endpointId: row.endpoint_id,
+        url: row.url,
+        body: row.body,
+        attempts: Number(row.attempts),
+        secrets: [...row.secrets],
+      }));
+      return { outcome: "claimed", deliveries };
+    },
+  ),
   completeWebhookDelivery: oneByOne(async (tx, { id, owner, record: r }) => {
     const status = r.kind === "delivered" ? "delivered" : r.kind === "retry" ? "pending" : "failed";
     const error = r.kind === "retry" || r.kind === "failed" ? r.error : null;
@@ -143,6 +147,11 @@ export const postgresWebhookWrites: { [N in WebhookWriteName]: ApplyRun<N> } = {
     if (row !== undefined && r.kind === "gone") {
       await tx`UPDATE webhook_endpoints SET disabled_at = clock_timestamp()
                WHERE id = ${row.endpoint_id} AND disabled_at IS NULL`;
+      // Its other pending deliveries leave the backlog, saying why; a retry brings one back.
+      await tx`UPDATE webhook_deliveries
+               SET status = 'failed', last_error = ${ENDPOINT_DISABLED}, next_attempt_at = NULL,
+                   lease_until = NULL, lease_owner = NULL, updated_at = clock_timestamp()
+               WHERE endpoint_id = ${row.endpoint_id} AND status = 'pending' AND id <> ${id}`;
     }
     return { outcome: row === undefined ? "lost" : "recorded" };
   }),

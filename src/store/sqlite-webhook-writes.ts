@@ -3,7 +3,12 @@
 // next_attempt_at to the end of its lease, so one partial index (pending, by endpoint and due
 // time) serves both "what is due" and "whose lease ran out".
 import type { Database } from "better-sqlite3";
-import { type ClaimedDelivery, signingSecrets, type WebhookDelivery } from "./webhooks.ts";
+import {
+  type ClaimedDelivery,
+  ENDPOINT_DISABLED,
+  signingSecrets,
+  type WebhookDelivery,
+} from "./webhooks.ts";
 import type { WriteArgs, WriteResult } from "./writes.ts";
 
 type WebhookWriteName =
@@ -78,8 +83,9 @@ export const sqliteWebhookWrites: { [N in WebhookWriteName]: Prepare<N> } = {
     });
   },
   claimWebhookDeliveries(db) {
+    // Round the endpoints: those after `after` first, then the rest (ClaimRequest.after).
     const endpoints = db.prepare<
-      [],
+      [string],
       {
         id: string;
         url: string;
@@ -89,7 +95,7 @@ export const sqliteWebhookWrites: { [N in WebhookWriteName]: Prepare<N> } = {
       }
     >(
       `SELECT id, url, secret, previous_secret, previous_secret_until
-       FROM webhook_endpoints WHERE disabled_at IS NULL`,
+       FROM webhook_endpoints WHERE disabled_at IS NULL ORDER BY id > ? DESC, id`,
     );
     // The partial index webhook_deliveries_due: a range scan per endpoint, whatever the backlog.
     const due = db.prepare<
@@ -104,10 +110,10 @@ export const sqliteWebhookWrites: { [N in WebhookWriteName]: Prepare<N> } = {
       `UPDATE webhook_deliveries SET next_attempt_at = ?, lease_until = ?, lease_owner = ?
        WHERE id = ?`,
     );
-    return ({ owner, leaseMs, limit, perEndpoint, free }) => {
+    return ({ owner, leaseMs, limit, perEndpoint, free, after }) => {
       const now = Date.now();
       const claimed: ClaimedDelivery[] = [];
-      for (const endpoint of endpoints.all()) {
+      for (const endpoint of endpoints.all(after ?? "")) {
         const room = Math.min(free[endpoint.id] ?? perEndpoint, limit - claimed.length);
         if (room <= 0) continue;
         const secrets = signingSecrets(
@@ -145,6 +151,14 @@ export const sqliteWebhookWrites: { [N in WebhookWriteName]: Prepare<N> } = {
       `UPDATE webhook_endpoints SET disabled_at = ?
        WHERE disabled_at IS NULL AND id = (SELECT endpoint_id FROM webhook_deliveries WHERE id = ?)`,
     );
+    // Its other pending deliveries leave the backlog, saying why; a retry brings one back.
+    const failOthers = db.prepare<[string, number, string, string]>(
+      `UPDATE webhook_deliveries
+       SET status = 'failed', last_error = ?, next_attempt_at = NULL, lease_until = NULL,
+           lease_owner = NULL, updated_at = ?
+       WHERE endpoint_id = (SELECT endpoint_id FROM webhook_deliveries WHERE id = ?)
+         AND status = 'pending' AND id <> ?`,
+    );
     return ({ id, owner, record: r }) => {
       const now = Date.now();
       const status =
@@ -152,7 +166,10 @@ export const sqliteWebhookWrites: { [N in WebhookWriteName]: Prepare<N> } = {
       const error = r.kind === "retry" || r.kind === "failed" ? r.error : null;
       const next = r.kind === "retry" ? now + r.delayMs : null;
       const changed = record.run(status, r.status, error, next, now, id, owner).changes === 1;
-      if (changed && r.kind === "gone") disable.run(now, id);
+      if (changed && r.kind === "gone") {
+        disable.run(now, id);
+        failOthers.run(ENDPOINT_DISABLED, now, id, id);
+      }
       return { outcome: changed ? "recorded" : "lost" };
     };
   },

@@ -67,6 +67,11 @@ export interface ClaimRequest {
   perEndpoint: number;
   /** Endpoints with fewer free slots than perEndpoint (some in flight), by id. */
   free: Readonly<Record<string, number>>;
+  /**
+   * Endpoints are taken in order of id, starting after this one and coming round to it, so
+   * that successive claims serve every endpoint in turn.
+   */
+  after?: string | undefined;
 }
 
 export interface WebhookStore {
@@ -156,6 +161,10 @@ export const WEBHOOK_WRITE_KEYS: {
   retryWebhookDelivery: ({ id }) => `webhook-delivery:${id}`,
   purgeWebhookDeliveries: () => "webhook-purge",
 };
+
+/** Why the pending deliveries of an endpoint that answered 410 Gone were failed. */
+export const ENDPOINT_DISABLED =
+  "not sent: the endpoint answered 410 Gone and is disabled; retrying a delivery enables it again";
 
 /** The exact JSON of the newPlant webhook: the id as an integer literal, never a double. */
 export const newPlantBody = (plant: { id: bigint; name: string; tag: string | null }): string =>

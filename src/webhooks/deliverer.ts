@@ -9,8 +9,8 @@ import type { Registry } from "prom-client";
 import type { ClaimedDelivery, WebhookStore } from "../store/webhooks.ts";
 import { createDelivererMetrics } from "./deliverer-metrics.ts";
 import { recordOf } from "./retry-schedule.ts";
-import type { sendWebhookAttempt as SendAttempt } from "./send.ts";
 import { signatureHeaders } from "./signature.ts";
+import { createSlots, type Queued } from "./slots.ts";
 
 export interface DelivererSettings {
   timeoutMs: number;
@@ -47,26 +47,24 @@ const ERROR_PAUSE_MS = 1000;
 const BACKLOG_EVERY_MS = 10_000;
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 const PURGE_BATCH = 1000;
-// Deliveries claimed per slot: a claim is a write, so one feeds several sends.
-const CLAIM_AHEAD = 8;
+// Deliveries claimed per slot of an endpoint's share: a claim is a write, so one feeds several
+// sends.
+const CLAIM_AHEAD = 4;
 
 export function startDeliverer(options: DelivererOptions): Deliverer {
   const { store, settings, log } = options;
   const pollMs = options.pollMs ?? IDLE_POLL_MS;
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   const metrics = createDelivererMetrics(options.registry);
-  // Claimed ahead of their slots, so one claim feeds many sends; claimedAt tells whether an
-  // attempt started now still ends within its lease.
-  const queued = new Map<string, { delivery: ClaimedDelivery; claimedAt: number }[]>();
-  let queuedCount = 0;
-  const perEndpoint = new Map<string, number>();
+  const slots = createSlots(settings.concurrency, settings.endpointConcurrency);
   const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
   // Outcomes being written: a slot is free once the answer is in, not once it is recorded.
   const recording = new Set<Promise<void>>();
-  const expired: string[] = [];
+  // Claims to give back: their lease would end mid-attempt, or their endpoint went away.
+  const toRelease: string[] = [];
+  // The endpoint the last claim ended with: the next claim starts after it, round them all.
+  let claimedUpTo: string | undefined;
   let stopping = false;
-  // The sender (undici, a megabyte of code) is loaded by the first delivery, not by every start.
-  let sendWebhookAttempt: typeof SendAttempt | undefined;
   let wake: (() => void) | undefined;
 
   const pause = (ms: number) =>
@@ -80,8 +78,9 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
       wake = undefined;
     });
 
-  async function attempt(delivery: ClaimedDelivery, controller: AbortController): Promise<void> {
-    sendWebhookAttempt ??= (await import("./send.ts")).sendWebhookAttempt;
+  async function attempt(delivery: ClaimedDelivery, controller: AbortController): Promise<boolean> {
+    // The sender (undici, a megabyte of code) is loaded by the first attempt, not by every start.
+    const { sendWebhookAttempt } = await import("./send.ts");
     const headers = signatureHeaders({
       id: delivery.id,
       timestampSeconds: Date.now() / 1000,
@@ -95,9 +94,10 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
       timeoutMs: settings.timeoutMs,
       allowPrivate: settings.allowPrivate,
       signal: controller.signal,
+      pool: { key: delivery.endpointId, connections: settings.endpointConcurrency },
     });
     // Stopping: the claim is given back rather than counted as a failed attempt.
-    if (controller.signal.aborted) return;
+    if (controller.signal.aborted) return false;
     const record = recordOf(result, delivery.attempts, settings.retryScheduleMs);
     metrics.attempt(record.kind, result.durationMs / 1000);
     log.info(
@@ -112,6 +112,8 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
       },
       "webhook attempt",
     );
+    // 410 Gone: nothing more is sent to it; what was claimed for it goes back.
+    if (record.kind === "gone") endpointGone(delivery.endpointId);
     const written: Promise<void> = store
       .complete(delivery.id, owner, record)
       .then(
@@ -121,74 +123,97 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
       )
       .finally(() => recording.delete(written));
     recording.add(written);
+    return result.kind === "failed" && result.timedOut;
   }
 
-  function start(delivery: ClaimedDelivery): void {
+  function endpointGone(endpointId: string): void {
+    for (const { delivery } of slots.drop(endpointId)) toRelease.push(delivery.id);
+    void import("./send.ts").then(({ closePool }) => closePool(endpointId));
+  }
+
+  function start({ delivery }: Queued): void {
     const controller = new AbortController();
-    perEndpoint.set(delivery.endpointId, (perEndpoint.get(delivery.endpointId) ?? 0) + 1);
     const done = attempt(delivery, controller)
-      .catch((error: unknown) =>
-        log.warn({ err: error, delivery: delivery.id }, "webhook attempt not recorded"),
-      )
-      .finally(() => {
-        const left = (perEndpoint.get(delivery.endpointId) ?? 1) - 1;
-        if (left === 0) perEndpoint.delete(delivery.endpointId);
-        else perEndpoint.set(delivery.endpointId, left);
+      .catch((error: unknown) => {
+        log.warn({ err: error, delivery: delivery.id }, "webhook attempt not recorded");
+        return false;
+      })
+      .then((timedOut) => {
+        slots.finished(delivery.endpointId, timedOut);
         running.delete(delivery.id);
-        pump();
+        void pump();
         // Claim again only once the queues run low: a claim is a write.
-        if (queuedCount <= (settings.concurrency * CLAIM_AHEAD) / 2) wake?.();
+        if (slots.queued() <= (settings.concurrency * CLAIM_AHEAD) / 2) wake?.();
       });
     running.set(delivery.id, { controller, done });
   }
 
-  /** Starts queued deliveries in free slots; one whose lease would end mid-attempt goes back. */
-  function pump(): void {
-    if (stopping) return;
+  /**
+   * Starts queued deliveries in free slots, round the endpoints. One whose lease would end
+   * mid-attempt goes back; so does every one of an endpoint deleted or disabled meanwhile
+   * (looked up once for each endpoint about to be sent to), and none is sent to it.
+   */
+  let pumping: Promise<void> | undefined;
+  let pumpAgain = false;
+  function pump(): Promise<void> {
+    if (stopping) return Promise.resolve();
+    if (pumping !== undefined) {
+      pumpAgain = true;
+      return pumping;
+    }
+    pumping = (async () => {
+      do {
+        pumpAgain = false;
+        await startNext();
+      } while (pumpAgain && !stopping);
+    })().finally(() => {
+      pumping = undefined;
+    });
+    return pumping;
+  }
+
+  async function startNext(): Promise<void> {
     const latestStart = Date.now() - settings.leaseMs + settings.timeoutMs;
-    for (const [endpoint, queue] of queued) {
-      while (
-        queue.length > 0 &&
-        running.size < settings.concurrency &&
-        (perEndpoint.get(endpoint) ?? 0) < settings.endpointConcurrency
-      ) {
-        const next = queue.shift() as { delivery: ClaimedDelivery; claimedAt: number };
-        queuedCount--;
-        if (next.claimedAt < latestStart) expired.push(next.delivery.id);
-        else start(next.delivery);
+    const next = slots.take();
+    const live = new Map<string, boolean>();
+    for (const id of new Set(next.map((item) => item.delivery.endpointId))) {
+      const endpoint = await store.getEndpoint(id).catch(() => undefined);
+      live.set(id, endpoint !== undefined && endpoint.disabledAt === null);
+    }
+    for (const item of next) {
+      const { endpointId, id } = item.delivery;
+      if (stopping || !live.get(endpointId) || item.claimedAt < latestStart) {
+        slots.cancelled(endpointId);
+        toRelease.push(id);
+        if (live.get(endpointId) === false) endpointGone(endpointId);
+      } else {
+        start(item);
       }
-      if (queue.length === 0) queued.delete(endpoint);
     }
   }
 
   /** Claims what is due into the queues; true when the claim was full (more may be due). */
   async function claimDue(): Promise<{ full: boolean; nextInMs: number }> {
-    if (expired.length > 0) await store.release(owner, expired.splice(0));
-    const ahead = settings.endpointConcurrency * CLAIM_AHEAD;
-    const room = settings.concurrency * CLAIM_AHEAD - running.size - queuedCount;
+    if (toRelease.length > 0) await store.release(owner, toRelease.splice(0));
+    const room = settings.concurrency * CLAIM_AHEAD - slots.running() - slots.queued();
     if (room <= 0) return { full: false, nextInMs: pollMs };
     const due = await store.nextDueInMs();
     if (due === null || due > 0) return { full: false, nextInMs: Math.min(pollMs, due ?? pollMs) };
-    const free: Record<string, number> = {};
-    for (const endpoint of new Set([...perEndpoint.keys(), ...queued.keys()])) {
-      const held = (perEndpoint.get(endpoint) ?? 0) + (queued.get(endpoint)?.length ?? 0);
-      free[endpoint] = Math.max(0, ahead - held);
-    }
     const claimed = await store.claim({
       owner,
       leaseMs: settings.leaseMs,
       limit: room,
-      perEndpoint: ahead,
-      free,
+      perEndpoint: settings.endpointConcurrency * CLAIM_AHEAD,
+      free: slots.wantedByEndpoint(CLAIM_AHEAD),
+      after: claimedUpTo,
     });
     const claimedAt = Date.now();
-    for (const delivery of claimed) {
-      const queue = queued.get(delivery.endpointId) ?? [];
-      queue.push({ delivery, claimedAt });
-      queued.set(delivery.endpointId, queue);
-    }
-    queuedCount += claimed.length;
-    pump();
+    slots.enqueue(claimed.map((delivery) => ({ delivery, claimedAt })));
+    claimedUpTo = lastInTurn(
+      claimed.map((delivery) => delivery.endpointId),
+      claimedUpTo,
+    );
+    await pump();
     return { full: claimed.length === room, nextInMs: pollMs };
   }
 
@@ -239,13 +264,22 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
       clearInterval(purgeTimer);
       wake?.();
       await looping;
-      const ids = [...running.keys(), ...expired.splice(0)];
-      for (const queue of queued.values()) for (const { delivery } of queue) ids.push(delivery.id);
-      queued.clear();
+      const ids = [...running.keys(), ...toRelease.splice(0)];
+      for (const { delivery } of slots.dropAll()) ids.push(delivery.id);
       for (const { controller } of running.values()) controller.abort();
       await Promise.all([...running.values()].map(({ done }) => done));
       await Promise.all(recording);
       await store.release(owner, ids);
     },
   };
+}
+
+/** Of endpoint ids taken in turn after `after` (then round from the first), the last one. */
+function lastInTurn(ids: readonly string[], after: string | undefined): string | undefined {
+  const later = ids.filter((id) => after === undefined || id > after);
+  const pool = later.length > 0 ? later : ids;
+  return pool.reduce<string | undefined>(
+    (last, id) => (last === undefined || id > last ? id : last),
+    undefined,
+  );
 }

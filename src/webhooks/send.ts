@@ -1,6 +1,7 @@
 // One delivery attempt of a webhook: a POST that either got an answer (any status, a redirect
 // included, which is not followed) or failed in transit, in bounded time and bytes. Sent with
-// undici, Node's own HTTP client: an Agent pools keep-alive connections per origin, and its
+// undici, Node's own HTTP client: an Agent per endpoint pools its keep-alive connections (so an
+// attempt never waits behind another endpoint's connections), and its
 // connector takes our own DNS lookup, so the address actually connected to is checked then
 // (DNS rebinding) and not only at registration. (request-filtering-agent does this for
 // node:http's Agent, which has neither undici's pooling per origin nor its one abort signal.)
@@ -12,7 +13,8 @@ import { refusedAmong } from "./endpoint-address.ts";
 
 export type AttemptResult =
   | { kind: "answered"; status: number; durationMs: number }
-  | { kind: "failed"; error: string; durationMs: number };
+  /** `timedOut`: no answer within the attempt's time (the receiver hangs, or is too slow). */
+  | { kind: "failed"; error: string; durationMs: number; timedOut: boolean };
 
 export interface Attempt {
   url: string;
@@ -24,12 +26,16 @@ export interface Attempt {
   allowPrivate: boolean;
   /** Ends the attempt at once (shutdown). */
   signal?: AbortSignal;
+  /**
+   * Whose connections to use (the endpoint's id), and how many it may open: the sender never
+   * has more attempts to one endpoint under way, so none waits for a connection and its time
+   * runs from when it is sent. Absent: one pool for the process.
+   */
+  pool?: { key: string; connections: number };
 }
 
 /** How much of an answer is read; the connection is dropped beyond it. */
 export const MAX_ANSWER_BYTES = 64 * 1024;
-/** Connections open at once to one origin; more attempts to it wait for one. */
-const CONNECTIONS_PER_ORIGIN = 4;
 
 /** A connection not made because of where it would go. */
 class RefusedAddressError extends Error {
@@ -50,7 +56,7 @@ export async function sendWebhookAttempt(attempt: Attempt): Promise<AttemptResul
       method: "POST",
       headers: { ...attempt.headers, "content-type": "application/json" },
       body: attempt.body,
-      dispatcher: agentFor(attempt.allowPrivate),
+      dispatcher: agentFor(attempt.pool ?? SHARED_POOL, attempt.allowPrivate),
       signal,
     });
     status = answer.statusCode;
@@ -58,12 +64,13 @@ export async function sendWebhookAttempt(attempt: Attempt): Promise<AttemptResul
     // can carry the next attempt, and a receiver that fails to finish it changes nothing.
     await answer.body.dump({ limit: MAX_ANSWER_BYTES, signal }).catch(() => undefined);
   } catch (error) {
+    const timedOut = attempt.signal?.aborted !== true && deadline?.aborted === true;
     const why = attempt.signal?.aborted
       ? "aborted: the sender is stopping"
-      : deadline?.aborted
+      : timedOut
         ? `timed out after ${attempt.timeoutMs} ms`
         : failureText(error);
-    return { kind: "failed", error: why, durationMs: elapsed() };
+    return { kind: "failed", error: why, durationMs: elapsed(), timedOut };
   }
   return { kind: "answered", status, durationMs: elapsed() };
 }
@@ -89,19 +96,31 @@ function failureText(error: unknown): string {
   return typeof code === "string" ? `${code}: ${message}` : message;
 }
 
-const agents = new Map<boolean, Agent>();
+const SHARED_POOL = { key: "", connections: 4 };
+const agents = new Map<string, Agent>();
 
-/** One Agent for the process per policy, so connections to a receiver are reused. */
-function agentFor(allowPrivate: boolean): Agent {
-  let agent = agents.get(allowPrivate);
+/** One Agent per pool and policy, so connections to a receiver are reused. */
+function agentFor(pool: { key: string; connections: number }, allowPrivate: boolean): Agent {
+  const key = `${allowPrivate}:${pool.key}`;
+  let agent = agents.get(key);
   if (agent === undefined) {
     agent = new Agent({
-      connections: CONNECTIONS_PER_ORIGIN,
+      connections: pool.connections,
       ...(allowPrivate ? {} : { connect: checkedConnector() }),
     });
-    agents.set(allowPrivate, agent);
+    agents.set(key, agent);
   }
   return agent;
+}
+
+/** Closes one pool's connections (its endpoint deleted or disabled). */
+export async function closePool(key: string): Promise<void> {
+  const closing = [true, false].flatMap((allowPrivate) => {
+    const agent = agents.get(`${allowPrivate}:${key}`);
+    agents.delete(`${allowPrivate}:${key}`);
+    return agent === undefined ? [] : [agent.destroy()];
+  });
+  await Promise.all(closing);
 }
 
 /** Closes the pooled connections (shutdown, tests); a later attempt opens new ones. */

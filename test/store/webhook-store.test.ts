@@ -3,7 +3,7 @@
 // registered by one test would get the deliveries of another's creates.
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ClaimRequest } from "../../src/store/webhooks.ts";
+import { type ClaimRequest, ENDPOINT_DISABLED } from "../../src/store/webhooks.ts";
 import { uniqueId } from "../helpers/app.ts";
 import { storeEngines, type TestStore } from "../helpers/stores.ts";
 
@@ -174,7 +174,7 @@ describe.each(storeEngines)("WebhookStore contract: $name", (engine) => {
     expect(await store.webhooks.retryDelivery(endpoint.id, "msg_none")).toBeUndefined();
   });
 
-  it("when an endpoint answers 410, then it is disabled: its deliveries are not claimed and new creates skip it, until a retry", async () => {
+  it("when an endpoint answers 410, then it is disabled: its other pending deliveries fail saying why, new creates skip it, and a retry enables it again", async () => {
     const store = await fresh();
     const endpoint = await store.webhooks.createEndpoint({
       url: "https://a.example/h",
@@ -187,12 +187,40 @@ describe.each(storeEngines)("WebhookStore contract: $name", (engine) => {
     expect((await store.webhooks.getEndpoint(endpoint.id))?.disabledAt).toBeInstanceOf(Date);
     await store.create({ id: 3n, name: "three" });
     expect(await store.webhooks.claim(claimAll("me"))).toEqual([]);
-    expect(
-      (await store.webhooks.listDeliveries(endpoint.id, { limit: 10 }))?.deliveries,
-    ).toHaveLength(2);
+    const logged = (await store.webhooks.listDeliveries(endpoint.id, { limit: 10 }))?.deliveries;
+    expect(logged).toHaveLength(2);
+    const other = logged?.find((delivery) => delivery.id !== first?.id);
+    expect(other).toMatchObject({ status: "failed", lastError: ENDPOINT_DISABLED });
+    expect(other?.nextAttemptAt).toBeNull();
+    expect((await store.webhooks.backlog()).pending).toBe(0);
     await store.webhooks.retryDelivery(endpoint.id, first?.id ?? "");
     expect((await store.webhooks.getEndpoint(endpoint.id))?.disabledAt).toBeNull();
-    expect(await store.webhooks.claim(claimAll("me"))).toHaveLength(2);
+    expect((await store.webhooks.claim(claimAll("me"))).map((d) => d.id)).toEqual([first?.id]);
+    await store.create({ id: 4n, name: "four" });
+    expect(await store.webhooks.claim(claimAll("me"))).toHaveLength(1);
+  });
+
+  it("when claims are asked after an endpoint, then the endpoints after it come first, then the rest", async () => {
+    const store = await fresh();
+    const ids: string[] = [];
+    for (const name of ["a", "b", "c"]) {
+      ids.push(
+        (
+          await store.webhooks.createEndpoint({
+            url: `https://${name}.example/h`,
+            description: null,
+          })
+        ).id,
+      );
+    }
+    await store.create({ id: 1n, name: "one" });
+    const order = async (after: string | undefined) =>
+      (await store.webhooks.claim({ ...claimAll(`o-${after}`), limit: 2, after })).map(
+        (d) => d.endpointId,
+      );
+    expect(await order(ids[0])).toEqual([ids[1], ids[2]]);
+    await store.webhooks.release(`o-${ids[0]}`, []);
+    expect(await order(ids[2])).toEqual([ids[0]]);
   });
 
   it("when a secret is rotated, then both sign during the overlap, and only the new one after", async () => {
