@@ -157,10 +157,14 @@ export const METRICS_TEXT_MS = 1000;
  * scrapes (which need no token when no metrics token is set, and pass the overload guard)
  * costs a cache read each, not a rendering (2.5–3.7 ms of CPU).
  */
-export function madeAtMostEvery(ms: number, make: () => Promise<string>): () => Promise<string> {
+export function madeAtMostEvery(
+  ms: number,
+  make: () => Promise<string>,
+  clock: () => number = () => performance.now(),
+): () => Promise<string> {
   let made: { text: Promise<string>; at: number } | undefined;
   return () => {
-    const now = performance.now();
+    const now = clock();
     if (made === undefined || now - made.at >= ms) made = { text: make(), at: now };
     return made.text;
   };

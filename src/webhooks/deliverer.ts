@@ -140,10 +140,16 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
       })
       .then((timedOut) => {
         slots.finished(delivery.endpointId, timedOut);
+        for (const { delivery: extra } of slots.trim(delivery.endpointId)) {
+          toRelease.push(extra.id);
+        }
         running.delete(delivery.id);
-        void pump();
-        // Claim again only once the queues run low: a claim is a write.
-        if (slots.queued() <= (settings.concurrency * CLAIM_AHEAD) / 2) wake?.();
+        void pump().then(() => {
+          // Claim again once the queues run low (a claim is a write), or when slots stand
+          // idle with work queued only for slow endpoints: other endpoints may have some due.
+          const low = slots.queued() <= (settings.concurrency * CLAIM_AHEAD) / 2;
+          if (low || slots.running() < settings.concurrency) wake?.();
+        });
       });
     running.set(delivery.id, { controller, done });
   }
@@ -203,7 +209,9 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
       owner,
       leaseMs: settings.leaseMs,
       limit: room,
-      perEndpoint: settings.endpointConcurrency * CLAIM_AHEAD,
+      // An endpoint not seen yet gets one delivery for each attempt it may make at once, so a
+      // claim spreads over many endpoints; once it answers, CLAIM_AHEAD times as many.
+      perEndpoint: settings.endpointConcurrency,
       free: slots.wantedByEndpoint(CLAIM_AHEAD),
       after: claimedUpTo,
     });

@@ -29,11 +29,16 @@ export interface Slots {
   cancelled(endpointId: string): void;
   /** Every queued delivery of the endpoint, taken out (it is gone or disabled). */
   drop(endpointId: string): Queued[];
+  /**
+   * An endpoint that turned slow keeps one delivery queued; the rest are taken out, to go back
+   * to the store, so the room they held is claimed for other endpoints.
+   */
+  trim(endpointId: string): Queued[];
   /** Every queued delivery, taken out (stopping). */
   dropAll(): Queued[];
   /**
    * For each endpoint known here, how many more deliveries to claim for it: `ahead` for each
-   * attempt of its share, less what it holds. An endpoint not listed gets the full share's.
+   * attempt of its share (a slow one: one in all), less what it holds.
    */
   wantedByEndpoint(ahead: number): Record<string, number>;
   running(): number;
@@ -127,6 +132,13 @@ export function createSlots(concurrency: number, perEndpoint: number): Slots {
       forget(id, endpoint);
       return dropped;
     },
+    trim(id) {
+      const endpoint = endpoints.get(id);
+      if (endpoint === undefined || !endpoint.slow) return [];
+      const extra = endpoint.queue.splice(1);
+      queued -= extra.length;
+      return extra;
+    },
     dropAll() {
       const dropped = [...endpoints.values()].flatMap((endpoint) => endpoint.queue.splice(0));
       queued = 0;
@@ -135,7 +147,8 @@ export function createSlots(concurrency: number, perEndpoint: number): Slots {
     wantedByEndpoint(ahead) {
       const wanted: Record<string, number> = {};
       for (const [id, e] of endpoints) {
-        wanted[id] = Math.max(0, e.share * ahead - e.queue.length - e.running);
+        const holds = e.slow ? 1 : e.share * ahead;
+        wanted[id] = Math.max(0, holds - e.queue.length - e.running);
       }
       return wanted;
     },

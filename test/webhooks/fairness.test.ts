@@ -1,0 +1,88 @@
+// Webhooks under hostile receivers, on a real server: receivers that accept and never answer
+// hold up no one else, and an endpoint deleted or answering 410 gets nothing more.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AUTH, JSON_TYPE, plantJson, uniqueId } from "../helpers/app.ts";
+import { killLeftoverServers, type ServerProcess, startServer } from "../helpers/server-process.ts";
+import { storeEngines, type TestStore } from "../helpers/stores.ts";
+import { eventually, type Receiver, startReceiver } from "../helpers/webhook-receiver.ts";
+
+const SETTINGS = {
+  PLANTSTORE_WEBHOOK_SEND: "true",
+  PLANTSTORE_WEBHOOK_ALLOW_PRIVATE: "true",
+  PLANTSTORE_WEBHOOK_TIMEOUT_MS: "3000",
+  PLANTSTORE_WEBHOOK_LEASE_MS: "6000",
+  PLANTSTORE_WEBHOOK_MAX_ENDPOINTS: "100",
+};
+
+async function call(server: ServerProcess, method: string, path: string, body?: string) {
+  const response = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { ...AUTH, ...(body === undefined ? {} : JSON_TYPE) },
+    ...(body === undefined ? {} : { body }),
+  });
+  return { status: response.status, body: await response.text() };
+}
+
+const register = async (server: ServerProcess, url: string): Promise<string> => {
+  const answer = await call(server, "POST", "/webhook-endpoints", JSON.stringify({ url }));
+  expect(answer.status, answer.body).toBe(201);
+  return (JSON.parse(answer.body) as { id: string }).id;
+};
+
+describe.each(storeEngines)("webhook delivery under hostile receivers: $name", (engine) => {
+  let db: TestStore;
+  let server: ServerProcess;
+  const receivers: Receiver[] = [];
+  beforeAll(async () => {
+    db = await engine.create();
+    server = await startServer({ databaseUrl: db.url, env: SETTINGS });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await killLeftoverServers();
+    for (const receiver of receivers) await receiver.close();
+    await db?.destroy();
+  });
+
+  it("when 50 endpoints that never answer were registered first, then a healthy one still gets every message within seconds", async () => {
+    // Accepts, reads the request, and never answers.
+    const hanging = await startReceiver(() => "handled");
+    receivers.push(hanging);
+    for (let i = 0; i < 50; i++) await register(server, `${hanging.url}?n=${i}`);
+    const healthy = await startReceiver();
+    receivers.push(healthy);
+    await register(server, healthy.url);
+    const ids = Array.from({ length: 20 }, () => uniqueId());
+    for (const id of ids) {
+      expect((await call(server, "POST", "/plants", plantJson(id, "Fair"))).status).toBe(200);
+    }
+    // Alone it takes well under a second; before fairness it got none in 30 s.
+    await eventually(
+      () => ids.every((id) => healthy.received.some((r) => r.body.includes(`"id":${id},`))),
+      20_000,
+      () => `the healthy receiver got ${healthy.received.length} of ${ids.length}`,
+    );
+  });
+
+  it("when an endpoint is deleted, then nothing more reaches it once the delete is answered", async () => {
+    const slow = await startReceiver((_n, response) => {
+      setTimeout(() => response.writeHead(200).end(), 200);
+      return "handled";
+    });
+    receivers.push(slow);
+    const id = await register(server, slow.url);
+    for (let i = 0; i < 30; i++) {
+      await call(server, "POST", "/plants", plantJson(uniqueId(), "Gone soon"));
+    }
+    await eventually(
+      () => slow.received.length > 0,
+      20_000,
+      () => "nothing arrived",
+    );
+    expect((await call(server, "DELETE", `/webhook-endpoints/${id}`)).status).toBe(204);
+    // Attempts already under way may still arrive (at most the endpoint's concurrency).
+    const atDelete = slow.received.length;
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    expect(slow.received.length - atDelete).toBeLessThanOrEqual(4);
+  });
+});
