@@ -1659,7 +1659,9 @@ export interface operations {
             /**
              * @description The body is not a valid endpoint (see `message`), or the URL is refused:
              *     not `https://`, or its host is or resolves to an address that may not
-             *     receive webhooks. `message` says why.
+             *     receive webhooks, or the store already holds
+             *     {{PLANTSTORE_WEBHOOK_MAX_ENDPOINTS}} endpoints, the most it takes (delete
+             *     one first). `message` says why.
              */
             400: {
                 headers: {

@@ -168,6 +168,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       metrics,
       webhooks: store.webhooks,
       allowPrivateWebhooks: options.allowPrivateWebhooks ?? false,
+      maxWebhookEndpoints: ops.maxWebhookEndpoints,
       app,
       publicUrl: options.publicUrl,
       metricsOpen: ops.metricsToken === undefined,

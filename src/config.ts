@@ -91,6 +91,7 @@ function opsOf(s: SettingValues) {
     maxConnectionsPerAddress: s.PLANTSTORE_MAX_CONNECTIONS_PER_ADDRESS,
     maxEventLoopDelayMs: s.PLANTSTORE_MAX_EVENT_LOOP_DELAY_MS,
     shutdownTimeoutMs: s.PLANTSTORE_SHUTDOWN_TIMEOUT_MS,
+    maxWebhookEndpoints: s.PLANTSTORE_WEBHOOK_MAX_ENDPOINTS,
     /** The limits and deadlines the published document states, as it states them. */
     published: publishedValues(s),
   };

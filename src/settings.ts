@@ -547,6 +547,13 @@ export const SETTINGS = {
     doc: "webhooks: how long an instance holds a delivery it claimed before another may take it over (after a crash); must exceed `PLANTSTORE_WEBHOOK_TIMEOUT_MS`",
     read: wholeNumber(1000, 600_000),
   }),
+  PLANTSTORE_WEBHOOK_MAX_ENDPOINTS: setting({
+    default: "100",
+    meaning: "webhooks: most endpoints the store holds; registering more is refused",
+    doc: "webhooks: most endpoints the store holds, enabled or not (every instance's); past it `POST /webhook-endpoints` answers 400 until one is deleted. Each endpoint receives every new plant, so this bounds the work one create sets off",
+    read: wholeNumber(1, 100_000),
+    published: String,
+  }),
   PLANTSTORE_WEBHOOK_CONCURRENCY: setting({
     default: "32",
     meaning: "webhooks: attempts one instance makes at once, overall",

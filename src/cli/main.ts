@@ -29,7 +29,11 @@ async function main(args: readonly string[]): Promise<number> {
       run = (store) => command(store.tokens, io);
     } else if (group === "webhooks") {
       const command = parseWebhooksCommand(rest);
-      run = (store, config) => command(store.webhooks, io, config.webhooks);
+      run = (store, config) =>
+        command(store.webhooks, io, {
+          allowPrivate: config.webhooks.allowPrivate,
+          maxEndpoints: config.ops.maxWebhookEndpoints,
+        });
     } else {
       throw new UsageError(
         group === undefined ? "a command is needed" : `unknown command "${group}"`,

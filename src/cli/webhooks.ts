@@ -1,24 +1,30 @@
 // `plantstore webhooks add|list|remove|rotate`: webhook endpoints in DATABASE_URL's database,
 // through the same store and address rules as the API's operations.
 import { SECRET_OVERLAP_MS } from "../handlers/webhook-answers.ts";
-import type { WebhookStore } from "../store/webhooks.ts";
+import type { WebhookEndpoint, WebhookStore } from "../store/webhooks.ts";
 import { checkEndpointUrl } from "../webhooks/endpoint-address.ts";
 import { type Output, UsageError } from "./tokens.ts";
+
+interface Settings {
+  allowPrivate: boolean;
+  maxEndpoints: number;
+}
 
 export type WebhooksCommand = (
   store: WebhookStore,
   io: Output,
-  settings: { allowPrivate: boolean },
+  settings: Settings,
 ) => Promise<void>;
 
 export const WEBHOOKS_USAGE = `usage:
   plantstore webhooks add URL [DESCRIPTION]
-  plantstore webhooks list
+  plantstore webhooks list [--json]
   plantstore webhooks remove ID
   plantstore webhooks rotate ID
 
 add prints the endpoint's signing secret on stdout, once; rotate prints the new one (the old
-one keeps signing for 24 hours).`;
+one keeps signing for 24 hours). list prints a tab-separated table, control characters in any
+field escaped (\n, \u001b, ...); --json prints the endpoints as a JSON array instead.`;
 
 /** Checks the arguments before anything opens the database. */
 export function parseWebhooksCommand(args: readonly string[]): WebhooksCommand {
@@ -31,8 +37,11 @@ export function parseWebhooksCommand(args: readonly string[]): WebhooksCommand {
       expect(1, 2, "a URL and an optional description");
       return (store, io, settings) => add(store, io, settings, rest[0] ?? "", rest[1] ?? null);
     case "list":
-      expect(0, 0, "no arguments");
-      return (store, io) => list(store, io);
+      expect(0, 1, "no arguments, or --json");
+      if (rest[0] !== undefined && rest[0] !== "--json") {
+        throw new UsageError(`unknown option ${printable(rest[0])}`);
+      }
+      return (store, io) => list(store, io, rest[0] === "--json");
     case "remove":
       expect(1, 1, "one endpoint ID");
       return async (store, io) => {
@@ -61,13 +70,17 @@ export function parseWebhooksCommand(args: readonly string[]): WebhooksCommand {
 async function add(
   store: WebhookStore,
   io: Output,
-  settings: { allowPrivate: boolean },
+  settings: Settings,
   url: string,
   description: string | null,
 ): Promise<void> {
   const refused = await checkEndpointUrl(url, settings.allowPrivate);
   if (refused !== undefined) throw new Error(refused);
-  const created = await store.createEndpoint({ url, description });
+  const created = await store.createEndpoint({
+    url,
+    description,
+    maxEndpoints: settings.maxEndpoints,
+  });
   // The secret alone on stdout, so that SECRET=$(plantstore webhooks add ...) works.
   io.out(`${created.secret}\n`);
   io.err(
@@ -75,17 +88,49 @@ async function add(
   );
 }
 
-async function list(store: WebhookStore, io: Output): Promise<void> {
-  io.out("ID\tSTATUS\tCREATED\tURL\tDESCRIPTION\n");
+async function list(store: WebhookStore, io: Output, json: boolean): Promise<void> {
+  const all: WebhookEndpoint[] = [];
   for (let after: string | undefined; ; ) {
     const { endpoints, full } = await store.listEndpoints({ after, limit: 100 });
-    for (const e of endpoints) {
-      const status = e.disabledAt === null ? "enabled" : "disabled";
-      io.out(
-        `${e.id}\t${status}\t${e.createdAt.toISOString().slice(0, 19)}Z\t${e.url}\t${e.description ?? ""}\n`,
-      );
-    }
+    all.push(...endpoints);
     after = endpoints.at(-1)?.id;
-    if (!full || after === undefined) return;
+    if (!full || after === undefined) break;
   }
+  if (json) {
+    const rows = all.map((e) => ({
+      id: e.id,
+      url: e.url,
+      description: e.description,
+      enabled: e.disabledAt === null,
+      createdAt: e.createdAt.toISOString(),
+    }));
+    io.out(`${JSON.stringify(rows, null, 2)}\n`);
+    return;
+  }
+  io.out("ID\tSTATUS\tCREATED\tURL\tDESCRIPTION\n");
+  for (const e of all) {
+    const fields = [
+      e.id,
+      e.disabledAt === null ? "enabled" : "disabled",
+      `${e.createdAt.toISOString().slice(0, 19)}Z`,
+      e.url,
+      e.description ?? "",
+    ];
+    io.out(`${fields.map(printable).join("\t")}\n`);
+  }
+}
+
+/**
+ * Text as a terminal shows it safely: control and format characters (a newline that would
+ * forge a row, an escape sequence, a bidi override) written as escapes. One pass, no patterns
+ * that backtrack.
+ */
+export function printable(text: string): string {
+  return text.replace(/[\p{Cc}\p{Cf}\u2028\u2029\\]/gu, (c) => {
+    if (c === "\\") return "\\\\";
+    if (c === "\n") return "\\n";
+    if (c === "\t") return "\\t";
+    if (c === "\r") return "\\r";
+    return `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, "0")}`;
+  });
 }

@@ -4,21 +4,29 @@ import { errorResponse } from "../http/responses.ts";
 import type { Answer, OperationHandler } from "../openapi/operation-types.ts";
 import { UnstorableValueError } from "../store/store.ts";
 import { checkEndpointUrl } from "../webhooks/endpoint-address.ts";
+import { EndpointLimitError } from "../store/webhooks.ts";
 import type { HandlerDeps } from "./deps.ts";
 import { endpointAnswer } from "./webhook-answers.ts";
 
 export function createWebhookEndpoint({
   webhooks,
   allowPrivateWebhooks,
+  maxWebhookEndpoints,
 }: HandlerDeps): OperationHandler<"createWebhookEndpoint"> {
   return async ({ body: { url, description } }): Answer<"createWebhookEndpoint"> => {
     const refused = await checkEndpointUrl(url, allowPrivateWebhooks);
     if (refused !== undefined) return errorResponse(400, refused);
     try {
-      const created = await webhooks.createEndpoint({ url, description: description ?? null });
+      const created = await webhooks.createEndpoint({
+        url,
+        description: description ?? null,
+        maxEndpoints: maxWebhookEndpoints,
+      });
       return { status: 201, body: { ...endpointAnswer(created), secret: created.secret } };
     } catch (error) {
-      if (error instanceof UnstorableValueError) return errorResponse(400, error.message);
+      if (error instanceof UnstorableValueError || error instanceof EndpointLimitError) {
+        return errorResponse(400, error.message);
+      }
       throw error;
     }
   };

@@ -12,6 +12,8 @@ export interface HandlerDeps {
   webhooks: WebhookStore;
   /** PLANTSTORE_WEBHOOK_ALLOW_PRIVATE: http:// and private addresses may be registered. */
   allowPrivateWebhooks: boolean;
+  /** PLANTSTORE_WEBHOOK_MAX_ENDPOINTS: most endpoints the store holds. */
+  maxWebhookEndpoints: number;
   /** The app, for what depends on where it listens (the published document's servers). */
   app: FastifyInstance;
   /** PLANTSTORE_PUBLIC_URL, when set: the base URL clients use. */

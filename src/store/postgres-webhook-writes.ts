@@ -61,11 +61,17 @@ const oneByOne =
 const ms = (value: number) => `${value} milliseconds`;
 
 export const postgresWebhookWrites: { [N in WebhookWriteName]: ApplyRun<N> } = {
-  createWebhookEndpoint: oneByOne(async (tx, { id, url, description, secret, createdAt }) => {
-    await tx`INSERT INTO webhook_endpoints (id, url, description, secret, created_at)
+  createWebhookEndpoint: oneByOne(
+    async (tx, { id, url, description, secret, createdAt, maxEndpoints }) => {
+      // Registrations of every instance one at a time, so the count holds until the insert.
+      await tx`SELECT pg_advisory_xact_lock(hashtext('plantstore:webhook-endpoints'))`;
+      const [held] = await tx<{ n: number }[]>`SELECT count(*)::int4 AS n FROM webhook_endpoints`;
+      if ((held?.n ?? 0) >= maxEndpoints) return { outcome: "full" };
+      await tx`INSERT INTO webhook_endpoints (id, url, description, secret, created_at)
              VALUES (${id}, ${url}, ${description}, ${secret}, ${new Date(createdAt)})`;
-    return { outcome: "created" };
-  }),
+      return { outcome: "created" };
+    },
+  ),
   deleteWebhookEndpoint: oneByOne(async (tx, { id }) => {
     await tx`DELETE FROM webhook_deliveries WHERE endpoint_id = ${id}`;
     const { count } = await tx`DELETE FROM webhook_endpoints WHERE id = ${id}`;

@@ -60,7 +60,9 @@ export const sqliteWebhookWrites: { [N in WebhookWriteName]: Prepare<N> } = {
       `INSERT INTO webhook_endpoints (id, url, description, secret, created_at)
        VALUES (?, ?, ?, ?, ?)`,
     );
-    return ({ id, url, description, secret, createdAt }) => {
+    const count = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM webhook_endpoints");
+    return ({ id, url, description, secret, createdAt, maxEndpoints }) => {
+      if ((count.get()?.n ?? 0) >= maxEndpoints) return { outcome: "full" };
       insert.run(id, url, description, secret, createdAt);
       return { outcome: "created" };
     };

@@ -75,9 +75,11 @@ export interface ClaimRequest {
 }
 
 export interface WebhookStore {
+  /** Throws EndpointLimitError when the store already holds `maxEndpoints` (if given). */
   createEndpoint(input: {
     url: string;
     description: string | null;
+    maxEndpoints?: number;
   }): Promise<WebhookEndpoint & { secret: string }>;
   getEndpoint(id: string): Promise<WebhookEndpoint | undefined>;
   listEndpoints(page: KeysetPage): Promise<{ endpoints: WebhookEndpoint[]; full: boolean }>;
@@ -118,8 +120,10 @@ export interface WebhookWrites {
       description: string | null;
       secret: string;
       createdAt: number;
+      /** Refused ("full") when the store holds this many already. */
+      maxEndpoints: number;
     };
-    result: { outcome: "created" };
+    result: { outcome: "created" | "full" };
   };
   deleteWebhookEndpoint: { args: { id: string }; result: { outcome: "deleted" | "absent" } };
   rotateWebhookSecret: {
@@ -152,7 +156,8 @@ export interface WebhookWrites {
 export const WEBHOOK_WRITE_KEYS: {
   [N in keyof WebhookWrites]: (args: WebhookWrites[N]["args"]) => string;
 } = {
-  createWebhookEndpoint: ({ id }) => `webhook-endpoint:${id}`,
+  // One key for every registration: the count and the insert are one step (the cap).
+  createWebhookEndpoint: () => "webhook-endpoints",
   deleteWebhookEndpoint: ({ id }) => `webhook-endpoint:${id}`,
   rotateWebhookSecret: ({ id }) => `webhook-endpoint:${id}`,
   claimWebhookDeliveries: () => "webhook-claims",
@@ -161,6 +166,16 @@ export const WEBHOOK_WRITE_KEYS: {
   retryWebhookDelivery: ({ id }) => `webhook-delivery:${id}`,
   purgeWebhookDeliveries: () => "webhook-purge",
 };
+
+/** The store already holds the most webhook endpoints it may. */
+export class EndpointLimitError extends Error {
+  override name = "EndpointLimitError";
+  constructor(readonly max: number) {
+    super(
+      `the store already holds ${max} webhook endpoints, the most it takes (PLANTSTORE_WEBHOOK_MAX_ENDPOINTS): delete one first`,
+    );
+  }
+}
 
 /** Why the pending deliveries of an endpoint that answered 410 Gone were failed. */
 export const ENDPOINT_DISABLED =
@@ -198,11 +213,16 @@ export function webhookWrites(
   "getEndpoint" | "listEndpoints" | "listDeliveries" | "backlog" | "nextDueInMs"
 > {
   return {
-    async createEndpoint({ url, description }) {
+    async createEndpoint({ url, description, maxEndpoints }) {
       const createdAt = Date.now();
       const row = { id: timeOrderedId("ep_", createdAt), url, description, createdAt };
       const secret = newSecret();
-      await run("createWebhookEndpoint", { ...row, secret });
+      const { outcome } = await run("createWebhookEndpoint", {
+        ...row,
+        secret,
+        maxEndpoints: maxEndpoints ?? Number.MAX_SAFE_INTEGER,
+      });
+      if (outcome === "full") throw new EndpointLimitError(maxEndpoints ?? 0);
       return { ...row, createdAt: new Date(createdAt), disabledAt: null, secret };
     },
     async deleteEndpoint(id) {

@@ -91,3 +91,24 @@ describe.each(storeEngines)("POST /webhook-endpoints ($name)", (engine) => {
     expect(res.statusCode, res.body).toBe(201);
   });
 });
+
+describe("POST /webhook-endpoints with PLANTSTORE_WEBHOOK_MAX_ENDPOINTS reached", () => {
+  const test = useTestApp(undefined, { ops: { maxWebhookEndpoints: 2 } });
+
+  it("when the store holds the most endpoints it takes, then 400 says so and nothing is stored; after a delete, one more fits", async () => {
+    const first = await registerEndpoint(test());
+    await registerEndpoint(test());
+    const refused = await call(test(), "POST", "/webhook-endpoints", {
+      payload: { url: RECEIVER_URL },
+    });
+    expectError(
+      refused,
+      400,
+      /already holds 2 webhook endpoints.*PLANTSTORE_WEBHOOK_MAX_ENDPOINTS/,
+    );
+    const { endpoints } = await test().db.store.webhooks.listEndpoints({ limit: 10 });
+    expect(endpoints).toHaveLength(2);
+    expect((await call(test(), "DELETE", `/webhook-endpoints/${first.id}`)).statusCode).toBe(204);
+    await registerEndpoint(test());
+  });
+});

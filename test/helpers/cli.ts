@@ -9,14 +9,18 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(databaseUrl: string, args: readonly string[]): Promise<CliResult> {
+export function runCli(
+  databaseUrl: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string>> = {},
+): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [join(REPO_ROOT, "bin", "plantstore.js"), ...args],
       {
         cwd: REPO_ROOT,
-        env: { PATH: process.env["PATH"] ?? "", DATABASE_URL: databaseUrl },
+        env: { PATH: process.env["PATH"] ?? "", DATABASE_URL: databaseUrl, ...env },
         timeout: 20_000,
         encoding: "utf8",
       },

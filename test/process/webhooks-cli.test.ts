@@ -58,4 +58,43 @@ describe.each(storeEngines)("webhook endpoints from the command line ($name)", (
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("loopback");
   });
+
+  it("when a description holds a newline and an escape sequence, then list escapes them and forges no row; --json gives the values as they are", async () => {
+    const forged =
+      "ok\nep_000000000000forged\tenabled\t2026-01-01T00:00:00Z\thttps://attacker.example/\u001b[2J";
+    const added = await runCli(db.url, ["webhooks", "add", "https://93.184.215.14/forge", forged]);
+    expect(added.code, added.stderr).toBe(0);
+    const listed = await runCli(db.url, ["webhooks", "list"]);
+    expect(listed.stdout).not.toContain("\u001b");
+    expect(listed.stdout.split("\n").some((line) => line.startsWith("ep_000000000000forged"))).toBe(
+      false,
+    );
+    expect(listed.stdout).toContain("ok\\nep_000000000000forged\\tenabled");
+    const json = await runCli(db.url, ["webhooks", "list", "--json"]);
+    expect(json.code, json.stderr).toBe(0);
+    const rows = JSON.parse(json.stdout) as {
+      url: string;
+      description: string;
+      enabled: boolean;
+    }[];
+    expect(rows.find((row) => row.url === "https://93.184.215.14/forge")).toMatchObject({
+      description: forged,
+      enabled: true,
+    });
+  });
+
+  it("when the store holds PLANTSTORE_WEBHOOK_MAX_ENDPOINTS endpoints, then add refuses another, saying so", async () => {
+    const full = await engine.create();
+    try {
+      const env = { PLANTSTORE_WEBHOOK_MAX_ENDPOINTS: "1" };
+      expect(
+        (await runCli(full.url, ["webhooks", "add", "https://93.184.215.14/a"], env)).code,
+      ).toBe(0);
+      const refused = await runCli(full.url, ["webhooks", "add", "https://93.184.215.14/b"], env);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain("the store already holds 1 webhook endpoints");
+    } finally {
+      await full.destroy();
+    }
+  });
 });

@@ -20,6 +20,7 @@ const DEFAULT_OPS: OpsConfig = {
   maxConnectionsPerAddress: 500,
   maxEventLoopDelayMs: 1000,
   shutdownTimeoutMs: 10_000,
+  maxWebhookEndpoints: 100,
   published: {
     PLANTSTORE_TOKEN_RATE_LIMIT: "6000",
     PLANTSTORE_AUTH_FAILURE_LIMIT: "60",
@@ -32,6 +33,7 @@ const DEFAULT_OPS: OpsConfig = {
     PLANTSTORE_WEBHOOK_TIMEOUT_MS: "10 s",
     PLANTSTORE_WEBHOOK_RETRY_SCHEDULE: "5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h",
     PLANTSTORE_WEBHOOK_RETENTION_DAYS: "7 days",
+    PLANTSTORE_WEBHOOK_MAX_ENDPOINTS: "100",
   },
 };
 
@@ -94,6 +96,7 @@ describe("configuration", () => {
         PLANTSTORE_WEBHOOK_LEASE_MS: "2000",
         PLANTSTORE_WEBHOOK_CONCURRENCY: "8",
         PLANTSTORE_WEBHOOK_ENDPOINT_CONCURRENCY: "2",
+        PLANTSTORE_WEBHOOK_MAX_ENDPOINTS: "7",
       },
       cwd,
     );
@@ -120,6 +123,7 @@ describe("configuration", () => {
         maxConnectionsPerAddress: 0,
         maxEventLoopDelayMs: 0,
         shutdownTimeoutMs: 3000,
+        maxWebhookEndpoints: 7,
         published: {
           PLANTSTORE_TOKEN_RATE_LIMIT: "no limit",
           PLANTSTORE_AUTH_FAILURE_LIMIT: "5",
@@ -132,6 +136,7 @@ describe("configuration", () => {
           PLANTSTORE_WEBHOOK_TIMEOUT_MS: "500 ms",
           PLANTSTORE_WEBHOOK_RETRY_SCHEDULE: "1 s, 2 min, 3 h and 1 d",
           PLANTSTORE_WEBHOOK_RETENTION_DAYS: "1 day",
+          PLANTSTORE_WEBHOOK_MAX_ENDPOINTS: "7",
         },
       },
       workers: 4,
