@@ -354,9 +354,12 @@ export type paths = {
         /**
          * Rotate an endpoint's secret
          * @description Gives the endpoint a new secret, shown only in this answer. For the next 24
-         *     hours every message carries two signatures in `webhook-signature`, one with
-         *     the new secret and one with the old, so a receiver can switch secrets
-         *     without losing a message; then only the new one signs.
+         *     hours every message carries a signature in `webhook-signature` with the new
+         *     secret and one with each secret rotated away in the last 24 hours (the old
+         *     one, and any rotated away before it), so a receiver can switch secrets
+         *     without losing a message, however often it is rotated. At most 10 secrets
+         *     rotated away sign at once: another rotation is refused (400) until the
+         *     oldest stops signing.
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;

@@ -3,8 +3,8 @@
 import { errorResponse } from "../http/responses.ts";
 import type { Answer, OperationHandler } from "../openapi/operation-types.ts";
 import { UnstorableValueError } from "../store/store.ts";
-import { checkEndpointUrl } from "../webhooks/endpoint-address.ts";
 import { EndpointLimitError } from "../store/webhooks.ts";
+import { checkEndpointUrl } from "../webhooks/endpoint-address.ts";
 import type { HandlerDeps } from "./deps.ts";
 import { endpointAnswer } from "./webhook-answers.ts";
 

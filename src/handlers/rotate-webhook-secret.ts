@@ -1,5 +1,8 @@
 // POST /webhook-endpoints/{id}/rotate-secret: a new secret; the old one signs for a day more.
+
+import { errorResponse } from "../http/responses.ts";
 import type { Answer, OperationHandler } from "../openapi/operation-types.ts";
+import { RotationLimitError } from "../store/webhooks.ts";
 import type { HandlerDeps } from "./deps.ts";
 import { noSuchEndpoint, SECRET_OVERLAP_MS } from "./webhook-answers.ts";
 
@@ -7,7 +10,13 @@ export function rotateWebhookSecret({
   webhooks,
 }: HandlerDeps): OperationHandler<"rotateWebhookSecret"> {
   return async ({ path: { id } }): Answer<"rotateWebhookSecret"> => {
-    const secret = await webhooks.rotateSecret(id, SECRET_OVERLAP_MS);
+    let secret: string | undefined;
+    try {
+      secret = await webhooks.rotateSecret(id, SECRET_OVERLAP_MS);
+    } catch (error) {
+      if (error instanceof RotationLimitError) return errorResponse(400, error.message);
+      throw error;
+    }
     if (secret === undefined) return noSuchEndpoint(id);
     return { status: 200, body: { secret } };
   };

@@ -82,6 +82,16 @@ const MIGRATIONS: readonly Migration[] = [
           CREATE INDEX webhook_deliveries_done ON webhook_deliveries (updated_at)
             WHERE status <> 'pending'`,
   },
+  {
+    name: "every secret rotated away within its overlap keeps signing",
+    // A list of {secret, until} (ms since the epoch), newest first; previous_secret* unused.
+    sql: `ALTER TABLE webhook_endpoints ADD COLUMN retired_secrets jsonb NOT NULL DEFAULT '[]';
+          UPDATE webhook_endpoints
+          SET retired_secrets = jsonb_build_array(jsonb_build_object(
+                'secret', previous_secret,
+                'until', (extract(epoch FROM previous_secret_until) * 1000)::int8))
+          WHERE previous_secret IS NOT NULL AND previous_secret_until IS NOT NULL`,
+  },
 ];
 
 /** The migrations this build knows, by version (1 first): what plantstore_migrations records. */

@@ -4,7 +4,13 @@
 // (FOR UPDATE SKIP LOCKED), so instances never claim one delivery at once; a claim whose lease
 // ran out is due again and taken over.
 import type { PostgresTransaction } from "./postgres-writes.ts";
-import { type ClaimedDelivery, ENDPOINT_DISABLED, type WebhookDelivery } from "./webhooks.ts";
+import {
+  type ClaimedDelivery,
+  ENDPOINT_DISABLED,
+  type RetiredSecret,
+  retiredAfterRotation,
+  type WebhookDelivery,
+} from "./webhooks.ts";
 import type { WriteArgs, WriteResult } from "./writes.ts";
 
 type WebhookWriteName =
@@ -78,12 +84,16 @@ export const postgresWebhookWrites: { [N in WebhookWriteName]: ApplyRun<N> } = {
     return { outcome: count === 1 ? "deleted" : "absent" };
   }),
   rotateWebhookSecret: oneByOne(async (tx, { id, secret, overlapMs }) => {
-    const { count } = await tx`
-      UPDATE webhook_endpoints
-      SET previous_secret = secret, secret = ${secret},
-          previous_secret_until = clock_timestamp() + ${ms(overlapMs)}::interval
-      WHERE id = ${id}`;
-    return { outcome: count === 1 ? "rotated" : "absent" };
+    const [row] = await tx<{ secret: string; retired: RetiredSecret[]; now: string }[]>`
+      SELECT secret, retired_secrets AS retired,
+             (extract(epoch FROM clock_timestamp()) * 1000)::int8::text AS now
+      FROM webhook_endpoints WHERE id = ${id} FOR UPDATE`;
+    if (row === undefined) return { outcome: "absent" };
+    const retired = retiredAfterRotation(row.secret, row.retired, Number(row.now), overlapMs);
+    if (retired === undefined) return { outcome: "full" };
+    await tx`UPDATE webhook_endpoints SET secret = ${secret}, retired_secrets = ${tx.json(retired as never)}
+             WHERE id = ${id}`;
+    return { outcome: "rotated" };
   }),
   claimWebhookDeliveries: oneByOne(
     async (tx, { owner, leaseMs, limit, perEndpoint, free, after }) => {
@@ -102,8 +112,10 @@ export const postgresWebhookWrites: { [N in WebhookWriteName]: ApplyRun<N> } = {
       >`
       WITH slots AS (
         SELECT e.id, e.url, e.id > ${after ?? ""} AS later,
-               CASE WHEN e.previous_secret_until > clock_timestamp()
-                    THEN ARRAY[e.secret, e.previous_secret] ELSE ARRAY[e.secret] END AS secrets,
+               ARRAY[e.secret] || ARRAY(
+                 SELECT r->>'secret' FROM jsonb_array_elements(e.retired_secrets) AS r
+                 WHERE (r->>'until')::int8 > extract(epoch FROM clock_timestamp()) * 1000
+               ) AS secrets,
                coalesce(s.free, ${perEndpoint}::int4) AS free
         FROM webhook_endpoints e
         LEFT JOIN unnest(${busy}::text[], ${busy.map((id) => free[id] ?? 0)}::int4[])

@@ -64,6 +64,13 @@ const MIGRATIONS: readonly string[] = [
      WHERE status = 'pending';
    CREATE INDEX webhook_deliveries_done ON webhook_deliveries (updated_at)
      WHERE status <> 'pending'`,
+  // 5: every secret rotated away within its overlap keeps signing, not only the last: a JSON
+  // list of {secret, until} (ms), newest first. previous_secret* stay, unused (SQLite drops a
+  // column only by rebuilding the table).
+  `ALTER TABLE webhook_endpoints ADD COLUMN retired_secrets TEXT NOT NULL DEFAULT '[]';
+   UPDATE webhook_endpoints
+   SET retired_secrets = json_array(json_object('secret', previous_secret, 'until', previous_secret_until))
+   WHERE previous_secret IS NOT NULL AND previous_secret_until IS NOT NULL`,
 ];
 
 /** The schema version this build migrates a SQLite file to. */

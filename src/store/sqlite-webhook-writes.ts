@@ -6,6 +6,8 @@ import type { Database } from "better-sqlite3";
 import {
   type ClaimedDelivery,
   ENDPOINT_DISABLED,
+  type RetiredSecret,
+  retiredAfterRotation,
   signingSecrets,
   type WebhookDelivery,
 } from "./webhooks.ts";
@@ -76,13 +78,25 @@ export const sqliteWebhookWrites: { [N in WebhookWriteName]: Prepare<N> } = {
     };
   },
   rotateWebhookSecret(db) {
-    const rotate = db.prepare<[string, number, string]>(
-      `UPDATE webhook_endpoints
-       SET previous_secret = secret, secret = ?, previous_secret_until = ? WHERE id = ?`,
+    const read = db.prepare<[string], { secret: string; retired_secrets: string }>(
+      "SELECT secret, retired_secrets FROM webhook_endpoints WHERE id = ?",
     );
-    return ({ id, secret, overlapMs }) => ({
-      outcome: rotate.run(secret, Date.now() + overlapMs, id).changes === 1 ? "rotated" : "absent",
-    });
+    const rotate = db.prepare<[string, string, string]>(
+      "UPDATE webhook_endpoints SET secret = ?, retired_secrets = ? WHERE id = ?",
+    );
+    return ({ id, secret, overlapMs }) => {
+      const row = read.get(id);
+      if (row === undefined) return { outcome: "absent" };
+      const retired = retiredAfterRotation(
+        row.secret,
+        JSON.parse(row.retired_secrets) as RetiredSecret[],
+        Date.now(),
+        overlapMs,
+      );
+      if (retired === undefined) return { outcome: "full" };
+      rotate.run(secret, JSON.stringify(retired), id);
+      return { outcome: "rotated" };
+    };
   },
   claimWebhookDeliveries(db) {
     // Round the endpoints: those after `after` first, then the rest (ClaimRequest.after).
@@ -92,11 +106,10 @@ export const sqliteWebhookWrites: { [N in WebhookWriteName]: Prepare<N> } = {
         id: string;
         url: string;
         secret: string;
-        previous_secret: string | null;
-        previous_secret_until: number | null;
+        retired_secrets: string;
       }
     >(
-      `SELECT id, url, secret, previous_secret, previous_secret_until
+      `SELECT id, url, secret, retired_secrets
        FROM webhook_endpoints WHERE disabled_at IS NULL ORDER BY id > ? DESC, id`,
     );
     // The partial index webhook_deliveries_due: a range scan per endpoint, whatever the backlog.
@@ -120,8 +133,7 @@ export const sqliteWebhookWrites: { [N in WebhookWriteName]: Prepare<N> } = {
         if (room <= 0) continue;
         const secrets = signingSecrets(
           endpoint.secret,
-          endpoint.previous_secret,
-          endpoint.previous_secret_until,
+          JSON.parse(endpoint.retired_secrets) as RetiredSecret[],
           now,
         );
         for (const row of due.all(endpoint.id, now, room)) {

@@ -85,7 +85,11 @@ export interface WebhookStore {
   listEndpoints(page: KeysetPage): Promise<{ endpoints: WebhookEndpoint[]; full: boolean }>;
   /** Removes the endpoint and its deliveries; false if there was none. */
   deleteEndpoint(id: string): Promise<boolean>;
-  /** A new secret; the old one keeps signing for `overlapMs`. Undefined if no such endpoint. */
+  /**
+   * A new secret; the old one, like every one rotated away before it, keeps signing for
+   * `overlapMs`. Undefined if no such endpoint; throws RotationLimitError while
+   * MAX_RETIRED_SECRETS still sign.
+   */
   rotateSecret(id: string, overlapMs: number): Promise<string | undefined>;
   /** Undefined when there is no such endpoint. */
   listDeliveries(
@@ -128,7 +132,7 @@ export interface WebhookWrites {
   deleteWebhookEndpoint: { args: { id: string }; result: { outcome: "deleted" | "absent" } };
   rotateWebhookSecret: {
     args: { id: string; secret: string; overlapMs: number };
-    result: { outcome: "rotated" | "absent" };
+    result: { outcome: "rotated" | "absent" | "full" };
   };
   claimWebhookDeliveries: {
     args: ClaimRequest;
@@ -177,6 +181,16 @@ export class EndpointLimitError extends Error {
   }
 }
 
+/** Every secret rotated away in the overlap still signs, and MAX_RETIRED_SECRETS of them do. */
+export class RotationLimitError extends Error {
+  override name = "RotationLimitError";
+  constructor() {
+    super(
+      `the endpoint's secret was rotated ${MAX_RETIRED_SECRETS} times within the overlap, and each of those secrets still signs: rotate again once the oldest stops signing`,
+    );
+  }
+}
+
 /** Why the pending deliveries of an endpoint that answered 410 Gone were failed. */
 export const ENDPOINT_DISABLED =
   "not sent: the endpoint answered 410 Gone and is disabled; retrying a delivery enables it again";
@@ -191,16 +205,36 @@ export const newPlantBody = (plant: { id: bigint; name: string; tag: string | nu
 export const timeOrderedId = (prefix: string, now = Date.now()): string =>
   `${prefix}${now.toString(16).padStart(12, "0")}${randomBytes(5).toString("hex")}`;
 
-/** The secrets that sign now: the current one, and the previous one while its overlap lasts. */
+/** A secret rotated away, and until when (ms) it still signs. */
+export interface RetiredSecret {
+  secret: string;
+  until: number;
+}
+
+/** Secrets rotated away that sign at once, at most: one more rotation waits for the oldest. */
+export const MAX_RETIRED_SECRETS = 10;
+
+/** The secrets that sign now: the current one, and each rotated away whose overlap lasts. */
 export const signingSecrets = (
   secret: string,
-  previous: string | null,
-  previousUntil: number | null,
+  retired: readonly RetiredSecret[],
   now: number,
-): string[] =>
-  previous !== null && previousUntil !== null && previousUntil > now
-    ? [secret, previous]
-    : [secret];
+): string[] => [secret, ...retired.filter((r) => r.until > now).map((r) => r.secret)];
+
+/**
+ * The retired secrets after a rotation away from `current`, newest first; undefined when
+ * MAX_RETIRED_SECRETS still sign (a rotation then would end one's overlap early).
+ */
+export function retiredAfterRotation(
+  current: string,
+  retired: readonly RetiredSecret[],
+  now: number,
+  overlapMs: number,
+): RetiredSecret[] | undefined {
+  const signing = retired.filter((r) => r.until > now);
+  if (signing.length >= MAX_RETIRED_SECRETS) return undefined;
+  return [{ secret: current, until: now + overlapMs }, ...signing];
+}
 
 type Run = <N extends WriteName>(name: N, args: WriteArgs<N>) => Promise<WriteResult<N>>;
 
@@ -231,6 +265,7 @@ export function webhookWrites(
     async rotateSecret(id, overlapMs) {
       const secret = newSecret();
       const { outcome } = await run("rotateWebhookSecret", { id, secret, overlapMs });
+      if (outcome === "full") throw new RotationLimitError();
       return outcome === "rotated" ? secret : undefined;
     },
     async retryDelivery(endpointId, id) {

@@ -3,7 +3,12 @@
 // registered by one test would get the deliveries of another's creates.
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
-import { type ClaimRequest, ENDPOINT_DISABLED } from "../../src/store/webhooks.ts";
+import {
+  type ClaimRequest,
+  ENDPOINT_DISABLED,
+  MAX_RETIRED_SECRETS,
+  RotationLimitError,
+} from "../../src/store/webhooks.ts";
 import { uniqueId } from "../helpers/app.ts";
 import { storeEngines, type TestStore } from "../helpers/stores.ts";
 
@@ -223,7 +228,7 @@ describe.each(storeEngines)("WebhookStore contract: $name", (engine) => {
     expect(await order(ids[2])).toEqual([ids[0]]);
   });
 
-  it("when a secret is rotated, then both sign during the overlap, and only the new one after", async () => {
+  it("when a secret is rotated twice, then every secret rotated away signs during its own overlap, and none after it", async () => {
     const store = await fresh();
     const endpoint = await store.webhooks.createEndpoint({
       url: "https://a.example/h",
@@ -234,11 +239,32 @@ describe.each(storeEngines)("WebhookStore contract: $name", (engine) => {
     await store.create({ id: 1n, name: "one" });
     const [claimed] = await store.webhooks.claim(claimAll("me"));
     expect(claimed?.secrets).toEqual([rotated, endpoint.secret]);
+    // A second rotation (a retried call, say) ends no overlap: the original still signs.
     const again = await store.webhooks.rotateSecret(endpoint.id, 0);
     await store.create({ id: 2n, name: "two" });
     const [later] = await store.webhooks.claim(claimAll("me"));
-    expect(later?.secrets).toEqual([again]);
+    expect(later?.secrets).toEqual([again, endpoint.secret]);
     expect(await store.webhooks.rotateSecret("ep_none", 1000)).toBeUndefined();
+  });
+
+  it("when MAX_RETIRED_SECRETS rotated-away secrets still sign, then another rotation is refused and changes nothing", async () => {
+    const store = await fresh();
+    const endpoint = await store.webhooks.createEndpoint({
+      url: "https://a.example/h",
+      description: null,
+    });
+    let current = endpoint.secret;
+    for (let i = 0; i < MAX_RETIRED_SECRETS; i++) {
+      current = (await store.webhooks.rotateSecret(endpoint.id, 60_000)) ?? "";
+    }
+    await expect(store.webhooks.rotateSecret(endpoint.id, 60_000)).rejects.toThrow(
+      RotationLimitError,
+    );
+    await store.create({ id: 1n, name: "one" });
+    const [claimed] = await store.webhooks.claim(claimAll("me"));
+    expect(claimed?.secrets).toHaveLength(MAX_RETIRED_SECRETS + 1);
+    expect(claimed?.secrets[0]).toBe(current);
+    expect(claimed?.secrets.at(-1)).toBe(endpoint.secret);
   });
 
   it("when claims are released, then they are due again at once for anyone", async () => {
