@@ -2,7 +2,7 @@
 import type { BoundedCalls } from "./postgres-deadlines.ts";
 import { asStoreError } from "./postgres-errors.ts";
 import { deliveryFromPostgres, type PostgresDeliveryRow } from "./postgres-webhook-writes.ts";
-import type { WebhookEndpoint, WebhookStore } from "./webhooks.ts";
+import { BACKLOG_COUNTED_UP_TO, type WebhookEndpoint, type WebhookStore } from "./webhooks.ts";
 
 interface EndpointRow {
   id: string;
@@ -84,8 +84,11 @@ export function postgresWebhookReads(
       mapped(async () => {
         const [row] = await calls.read(
           (q) => q<{ pending: string; oldest: Date | null }[]>`
-            SELECT count(*)::text AS pending, min(created_at) AS oldest
-            FROM webhook_deliveries WHERE status = 'pending'`,
+            SELECT (SELECT count(*) FROM (
+                      SELECT 1 FROM webhook_deliveries WHERE status = 'pending'
+                      LIMIT ${BACKLOG_COUNTED_UP_TO}) AS counted)::text AS pending,
+                   (SELECT min(created_at) FROM webhook_deliveries
+                    WHERE status = 'pending') AS oldest`,
         );
         return { pending: Number(row?.pending ?? 0), oldestCreatedAt: row?.oldest ?? null };
       }),

@@ -5,7 +5,7 @@ import {
   deliveryFromSqlite,
   type SqliteDeliveryRow,
 } from "./sqlite-webhook-writes.ts";
-import type { WebhookEndpoint, WebhookStore } from "./webhooks.ts";
+import { BACKLOG_COUNTED_UP_TO, type WebhookEndpoint, type WebhookStore } from "./webhooks.ts";
 
 interface EndpointRow {
   id: string;
@@ -44,9 +44,12 @@ export function sqliteWebhookReads(
        WHERE endpoint_id = ? AND id > ? ORDER BY id LIMIT ?`,
     )
     .safeIntegers(true);
+  // Counted up to a bound (a read on the event loop), the oldest by its index.
   const backlog = db.prepare<[], { pending: number; oldest: number | null }>(
-    `SELECT count(*) AS pending, min(created_at) AS oldest
-     FROM webhook_deliveries WHERE status = 'pending'`,
+    `SELECT (SELECT count(*) FROM (
+               SELECT 1 FROM webhook_deliveries WHERE status = 'pending'
+               LIMIT ${BACKLOG_COUNTED_UP_TO})) AS pending,
+            (SELECT min(created_at) FROM webhook_deliveries WHERE status = 'pending') AS oldest`,
   );
   // Per endpoint, the first entry of its range of webhook_deliveries_due.
   const nextDue = db.prepare<[], { due: number | null }>(

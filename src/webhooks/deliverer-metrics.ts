@@ -1,6 +1,7 @@
 // The deliverer's Prometheus metrics: attempts by outcome, and the backlog as the store holds
 // it (pending deliveries, age of the oldest), read every few seconds rather than per scrape.
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
+import { BACKLOG_COUNTED_UP_TO } from "../store/webhooks.ts";
 
 export interface DelivererMetrics {
   attempt(outcome: string, seconds: number): void;
@@ -23,7 +24,7 @@ export function createDelivererMetrics(registry: Registry): DelivererMetrics {
   });
   const pending = new Gauge({
     name: "plantstore_webhook_pending_deliveries",
-    help: "Webhook deliveries pending in the store (every instance's), as last read",
+    help: `Webhook deliveries pending in the store (every instance's), as last read; counted up to ${BACKLOG_COUNTED_UP_TO}, so ${BACKLOG_COUNTED_UP_TO} means at least that many`,
     registers,
   });
   const oldest = new Gauge({

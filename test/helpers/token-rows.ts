@@ -43,3 +43,39 @@ export async function insertTokenRows(
     await sql.end({ timeout: 1 });
   }
 }
+
+/** Inserts `count` pending deliveries to `endpointId`, made now, in one statement. */
+export async function insertPendingDeliveries(
+  databaseUrl: string,
+  endpointId: string,
+  count: number,
+): Promise<void> {
+  const now = Date.now();
+  if (databaseUrl.startsWith("sqlite:")) {
+    const db = new Database(databaseUrl.slice("sqlite:".length));
+    try {
+      db.pragma("busy_timeout = 5000");
+      db.prepare<[{ count: number; endpoint: string; now: number }]>(
+        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < @count)
+         INSERT INTO webhook_deliveries (id, endpoint_id, plant_id, body, status, attempts,
+           next_attempt_at, created_at, updated_at)
+         SELECT 'msg_bulk' || i, @endpoint, i, '{}', 'pending', 0, @now + 3600000, @now, @now
+         FROM n`,
+      ).run({ count, endpoint: endpointId, now });
+    } finally {
+      db.close();
+    }
+    return;
+  }
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => undefined });
+  try {
+    await sql`
+      INSERT INTO webhook_deliveries (id, endpoint_id, plant_id, body, status, attempts,
+        next_attempt_at, created_at, updated_at)
+      SELECT 'msg_bulk' || i, ${endpointId}, i, '{}', 'pending', 0,
+             now() + interval '1 hour', now(), now()
+      FROM generate_series(1, ${count}::int4) AS i`;
+  } finally {
+    await sql.end({ timeout: 1 });
+  }
+}

@@ -4,6 +4,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import {
+  BACKLOG_COUNTED_UP_TO,
   type ClaimRequest,
   ENDPOINT_DISABLED,
   MAX_RETIRED_SECRETS,
@@ -11,6 +12,7 @@ import {
 } from "../../src/store/webhooks.ts";
 import { uniqueId } from "../helpers/app.ts";
 import { storeEngines, type TestStore } from "../helpers/stores.ts";
+import { insertPendingDeliveries } from "../helpers/token-rows.ts";
 
 const claimAll = (owner: string, over: Partial<ClaimRequest> = {}): ClaimRequest => ({
   owner,
@@ -265,6 +267,18 @@ describe.each(storeEngines)("WebhookStore contract: $name", (engine) => {
     expect(claimed?.secrets).toHaveLength(MAX_RETIRED_SECRETS + 1);
     expect(claimed?.secrets[0]).toBe(current);
     expect(claimed?.secrets.at(-1)).toBe(endpoint.secret);
+  });
+
+  it("when more deliveries are pending than the backlog counts, then it reads the bound, and the oldest", async () => {
+    const store = await fresh();
+    const endpoint = await store.webhooks.createEndpoint({
+      url: "https://a.example/h",
+      description: null,
+    });
+    await insertPendingDeliveries(opened.at(-1)?.url ?? "", endpoint.id, BACKLOG_COUNTED_UP_TO + 5);
+    const backlog = await store.webhooks.backlog();
+    expect(backlog.pending).toBe(BACKLOG_COUNTED_UP_TO);
+    expect(backlog.oldestCreatedAt).toBeInstanceOf(Date);
   });
 
   it("when claims are released, then they are due again at once for anyone", async () => {
