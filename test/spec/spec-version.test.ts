@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { documentPath } from "../../src/openapi/document.ts";
+import { changelogPath, renderApiChangelog } from "../../src/spec-diff/api-changelog.ts";
 import { diffDocuments } from "../../src/spec-diff/diff.ts";
 import { readReleases } from "../../src/spec-diff/releases.ts";
 import { versionProblem } from "../../src/spec-diff/semver.ts";
@@ -63,6 +64,12 @@ describe("info.version against the last released document", () => {
         ),
       ).toBeUndefined();
     });
+  });
+});
+
+describe("generated/api-changelog.md", () => {
+  it("when it is compared with the released documents and the YAML, then it is current (else run npm run generate)", () => {
+    expect(readFileSync(changelogPath, "utf8")).toBe(renderApiChangelog());
   });
 });
 
