@@ -67,6 +67,14 @@ export function classify(diff: Diff, keys: readonly string[], place: Place): Ver
   const word = keys.find((k, i) => WORDS.has(k) && keys[i - 1] !== "properties");
   if (word !== undefined) return { ...WORDING, what: `${word} changed`, why: "wording only" };
   if (keys.includes("x-required-scopes")) return scopes(diff);
+  // Generated clients (this project's own included) name their methods by it.
+  if (key === "operationId") {
+    return {
+      ...BREAKING,
+      what: `operationId ${change(diff)}`,
+      why: "breaking for generated clients",
+    };
+  }
   if (key === "security" || parent === "security") {
     return diff.action === "remove" && key !== "security"
       ? { ...ADDITION, what: "a security requirement removed", why: "fewer credentials asked" }

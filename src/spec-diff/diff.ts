@@ -42,7 +42,9 @@ function dereference(document: unknown): Json {
 function describe(diff: Diff, before: Json, after: Json): Change[] {
   const keys = diff.path.map(String);
   const [section, name, method, ...rest] = keys;
-  if (section === "components" || (section === "info" && name === "version")) return [];
+  // Components are judged where they are used; security schemes are used by name, not $ref.
+  if (section === "components" && name !== "securitySchemes") return [];
+  if (section === "info" && name === "version") return [];
   if ((section === "paths" || section === "webhooks") && name !== undefined) {
     const webhook = section === "webhooks";
     if (method === undefined) return wholePath(diff, section, name, before, after);
@@ -54,13 +56,17 @@ function describe(diff: Diff, before: Json, after: Json): Change[] {
     if (rest.length === 0) return [operationAddedOrRemoved(diff, operation)];
     return [judge(diff, rest, operation, webhook, before, after, section, name, method)];
   }
-  const verdict = classify(diff, keys, { flow: "read", webhook: false });
-  const where = section ?? "document";
-  const wording = section === "info" || section === "servers" || section === "tags";
-  const final = wording
-    ? { ...verdict, severity: "compatible" as const, bump: "patch" as const }
-    : verdict;
-  return [change(final, `\`${where}\``, keys.slice(1).join("."), keys)];
+  const where = `\`${keys.join(".")}\``;
+  if (section === "info" || section === "servers" || section === "tags") {
+    const verdict: Verdict = {
+      severity: "compatible",
+      bump: "patch",
+      what: "changed",
+      why: "documentation only",
+    };
+    return [change(verdict, where, "", keys)];
+  }
+  return [change(classify(diff, keys, { flow: "read", webhook: false }), where, "", keys)];
 }
 
 function wholePath(diff: Diff, section: string, name: string, before: Json, after: Json): Change[] {
@@ -121,6 +127,9 @@ function judge(
     if (sub === "headers" && header !== undefined && tail.length === 0) {
       return headerChange(diff, operation, `${status} header \`${header}\``, answered, keys);
     }
+    if (sub === "content" && header !== undefined && tail.length === 0) {
+      return mediaTypeChange(diff, `${operation} ${status}`, header, answered, webhook, keys);
+    }
     const { field, schemaKeys } = schemaPlace(inner.slice(3));
     const where = `${operation} ${status}${sub === "headers" ? ` header \`${header}\`` : ""}`;
     return change(classify(diff, schemaKeys, { flow: answered, webhook }), where, field, keys);
@@ -153,6 +162,9 @@ function judge(
     return change(classify(diff, schemaKeys, { flow: sent, webhook }), where, field, keys);
   }
   if (part === "requestBody") {
+    if (inner[0] === "content" && inner[1] !== undefined && inner.length === 2) {
+      return mediaTypeChange(diff, `${operation} request body`, inner[1], sent, webhook, keys);
+    }
     if (inner[0] === "required" && inner.length === 1) {
       return parameterAddedOrRemoved(
         { ...diff, action: diff.after === true ? "add" : "remove" },
@@ -234,6 +246,33 @@ function statusChange(
     };
   }
   return change(verdict, `${operation} ${status}`, "", keys);
+}
+
+function mediaTypeChange(
+  diff: Diff,
+  where: string,
+  mediaType: string,
+  flow: Flow,
+  webhook: boolean,
+  keys: string[],
+): Change {
+  const who = webhook ? "receivers" : "clients";
+  const doing = flow === "read" ? "read" : "send";
+  const verdict: Verdict =
+    diff.action === "add"
+      ? {
+          severity: "compatible",
+          bump: "minor",
+          what: `media type \`${mediaType}\` added`,
+          why: "compatible",
+        }
+      : {
+          severity: "breaking",
+          bump: "major",
+          what: `media type \`${mediaType}\` ${diff.action === "remove" ? "removed" : "replaced"}`,
+          why: `breaking for ${who} that ${doing} it`,
+        };
+  return change(verdict, where, "", keys);
 }
 
 function headerChange(

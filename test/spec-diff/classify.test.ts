@@ -383,6 +383,52 @@ const edits: Edit[] = [
     sentence:
       /webhook `newPlantWebhook` request body: member `tag` removed — breaking for receivers/,
   },
+  {
+    edit: "an operationId changed",
+    after: (d) => {
+      op(d, "/plants", "get").operationId = "listAllPlants";
+    },
+    severity: "breaking",
+    bump: "major",
+    sentence:
+      /operationId changed from `listPlants` to `listAllPlants` — breaking for generated clients/,
+  },
+  {
+    edit: "a request media type removed",
+    after: (d) => {
+      delete op(d, "/plants/{id}", "patch").requestBody.content["application/json"];
+    },
+    severity: "breaking",
+    bump: "major",
+    sentence: /`updatePlant` request body: media type `application\/json` removed/,
+  },
+  {
+    edit: "a header removed from the webhook's message",
+    after: (d) => {
+      hook(d).parameters.pop();
+    },
+    severity: "breaking",
+    bump: "major",
+    sentence:
+      /webhook `newPlantWebhook` header parameter `webhook-signature`: removed — breaking for receivers/,
+  },
+  {
+    edit: "the security scheme changed",
+    after: (d) => {
+      d.components.securitySchemes.bearerAuth = { type: "apiKey", in: "header", name: "X-Key" };
+    },
+    severity: "breaking",
+    bump: "major",
+  },
+  {
+    edit: "a status removed from the webhook's answers",
+    after: (d) => {
+      delete hook(d).responses["200"];
+    },
+    severity: "possibly breaking",
+    bump: "minor",
+    sentence: /webhook `newPlantWebhook` 200: status removed — possibly breaking for receivers/,
+  },
   // Possibly breaking: what a reader may not expect.
   {
     edit: "a response member made nullable",
