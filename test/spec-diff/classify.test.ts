@@ -8,21 +8,41 @@ import { documentPath } from "../../src/openapi/document.ts";
 import type { Bump, Severity } from "../../src/spec-diff/classify.ts";
 import { diffDocuments } from "../../src/spec-diff/diff.ts";
 
-// biome-ignore lint/suspicious/noExplicitAny: edits reach anywhere into the parsed YAML.
-type Doc = any;
+type Node = Record<string, unknown>;
 
-const source = parse(readFileSync(documentPath, "utf8")) as Doc;
-const schemas = (d: Doc): Doc => d.components.schemas;
-const op = (d: Doc, path: string, method: string): Doc => d.paths[path][method];
-const hook = (d: Doc): Doc => d.webhooks["/plant/webhook"].post;
-const hookSchema = (d: Doc): Doc => hook(d).requestBody.content["application/json"].schema;
+const source: unknown = parse(readFileSync(documentPath, "utf8"));
+
+/** The object at a JSON pointer of the document, for an edit to change in place. */
+function obj(document: unknown, pointer: string): Node {
+  let value = document;
+  for (const key of pointer.split("/").slice(1)) {
+    value = (value as Node)[key.replaceAll("~1", "/").replaceAll("~0", "~")];
+  }
+  if (typeof value !== "object" || value === null) throw new Error(`no object at ${pointer}`);
+  return value as Node;
+}
+const arr = (document: unknown, pointer: string): unknown[] => {
+  const value = obj(document, pointer);
+  if (!Array.isArray(value)) throw new Error(`no array at ${pointer}`);
+  return value;
+};
+const props = (d: unknown, schema: string): Node =>
+  obj(d, `/components/schemas/${schema}/properties`);
+const op = (d: unknown, path: string, method: string): Node =>
+  obj(d, `/paths/${path.replaceAll("/", "~1")}/${method}`);
+const opAt = (d: unknown, path: string, method: string, pointer: string): Node =>
+  obj(d, `/paths/${path.replaceAll("/", "~1")}/${method}${pointer}`);
+const opList = (d: unknown, path: string, method: string, pointer: string): unknown[] =>
+  arr(d, `/paths/${path.replaceAll("/", "~1")}/${method}${pointer}`);
+const HOOK = "/webhooks/~1plant~1webhook/post";
+const HOOK_SCHEMA = `${HOOK}/requestBody/content/application~1json/schema`;
 
 // State both sides share, for edits the YAML has no place for yet.
-const withRequestEnum = (d: Doc): void => {
-  schemas(d).PlantPatch.properties.light = { type: "string", enum: ["shade", "sun"] };
+const withRequestEnum = (d: unknown): void => {
+  props(d, "PlantPatch")["light"] = { type: "string", enum: ["shade", "sun"] };
 };
-const withOwnWebhookSchema = (d: Doc): void => {
-  hook(d).requestBody.content["application/json"].schema = {
+const withOwnWebhookSchema = (d: unknown): void => {
+  obj(d, `${HOOK}/requestBody/content/application~1json`)["schema"] = {
     type: "object",
     required: ["id", "name"],
     properties: {
@@ -35,8 +55,8 @@ const withOwnWebhookSchema = (d: Doc): void => {
 
 interface Edit {
   edit: string;
-  before?: (d: Doc) => void;
-  after: (d: Doc) => void;
+  before?: (d: unknown) => void;
+  after: (d: unknown) => void;
   severity: Severity;
   bump: Bump;
   sentence?: RegExp;
@@ -47,7 +67,7 @@ const edits: Edit[] = [
   {
     edit: "a new optional member in a request",
     after: (d) => {
-      schemas(d).PlantPatch.properties.note = { type: "string" };
+      props(d, "PlantPatch")["note"] = { type: "string" };
     },
     severity: "compatible",
     bump: "minor",
@@ -55,7 +75,7 @@ const edits: Edit[] = [
   {
     edit: "a new optional member in a response",
     after: (d) => {
-      schemas(d).WebhookDelivery.properties.note = { type: "string" };
+      props(d, "WebhookDelivery")["note"] = { type: "string" };
     },
     severity: "compatible",
     bump: "minor",
@@ -63,7 +83,7 @@ const edits: Edit[] = [
   {
     edit: "a new operation",
     after: (d) => {
-      d.paths["/plants/{id}"].put = {
+      obj(d, "/paths/~1plants~1{id}")["put"] = {
         operationId: "replacePlant",
         summary: "Replace a plant",
         responses: { "204": { description: "Replaced." } },
@@ -78,7 +98,7 @@ const edits: Edit[] = [
     before: withRequestEnum,
     after: (d) => {
       withRequestEnum(d);
-      schemas(d).PlantPatch.properties.light.enum.push("partial");
+      arr(d, "/components/schemas/PlantPatch/properties/light/enum").push("partial");
     },
     severity: "compatible",
     bump: "minor",
@@ -86,7 +106,7 @@ const edits: Edit[] = [
   {
     edit: "an operation's description changed",
     after: (d) => {
-      op(d, "/plants/{id}", "get").description += "\nMore words.\n";
+      op(d, "/plants/{id}", "get")["description"] += "\nMore words.\n";
     },
     severity: "compatible",
     bump: "patch",
@@ -94,7 +114,7 @@ const edits: Edit[] = [
   {
     edit: "the API's description changed",
     after: (d) => {
-      d.info.description += "\nMore words.\n";
+      obj(d, "/info")["description"] += "\nMore words.\n";
     },
     severity: "compatible",
     bump: "patch",
@@ -102,7 +122,7 @@ const edits: Edit[] = [
   {
     edit: "a summary changed",
     after: (d) => {
-      op(d, "/plants", "get").summary = "List the plants";
+      op(d, "/plants", "get")["summary"] = "List the plants";
     },
     severity: "compatible",
     bump: "patch",
@@ -110,7 +130,7 @@ const edits: Edit[] = [
   {
     edit: "a member's description changed",
     after: (d) => {
-      schemas(d).Plant.properties.tag.description = "A word for the kind of plant";
+      obj(props(d, "Plant"), "/tag")["description"] = "A word for the kind of plant";
     },
     severity: "compatible",
     bump: "patch",
@@ -118,7 +138,7 @@ const edits: Edit[] = [
   {
     edit: "a new optional query parameter",
     after: (d) => {
-      op(d, "/plants", "get").parameters.push({
+      opList(d, "/plants", "get", "/parameters").push({
         name: "tag",
         in: "query",
         schema: { type: "string" },
@@ -130,7 +150,7 @@ const edits: Edit[] = [
   {
     edit: "a new response status",
     after: (d) => {
-      op(d, "/plants/{id}", "get").responses["410"] = { description: "Gone." };
+      opAt(d, "/plants/{id}", "get", "/responses")["410"] = { description: "Gone." };
     },
     severity: "compatible",
     bump: "minor",
@@ -138,7 +158,7 @@ const edits: Edit[] = [
   {
     edit: "a new response header",
     after: (d) => {
-      op(d, "/plants/{id}", "get").responses["200"].headers["X-Plant-Age"] = {
+      opAt(d, "/plants/{id}", "get", "/responses/200/headers")["X-Plant-Age"] = {
         schema: { type: "integer" },
       };
     },
@@ -148,7 +168,7 @@ const edits: Edit[] = [
   {
     edit: "a request maxLength raised",
     after: (d) => {
-      schemas(d).NewWebhookEndpoint.properties.url.maxLength = 4096;
+      obj(props(d, "NewWebhookEndpoint"), "/url")["maxLength"] = 4096;
     },
     severity: "compatible",
     bump: "minor",
@@ -156,7 +176,7 @@ const edits: Edit[] = [
   {
     edit: "a required request member made optional",
     after: (d) => {
-      schemas(d).NewWebhookEndpoint.required = [];
+      obj(d, "/components/schemas/NewWebhookEndpoint")["required"] = [];
     },
     severity: "compatible",
     bump: "minor",
@@ -172,7 +192,7 @@ const edits: Edit[] = [
   {
     edit: "a request member made nullable",
     after: (d) => {
-      schemas(d).PlantPatch.properties.name.type = ["string", "null"];
+      obj(props(d, "PlantPatch"), "/name")["type"] = ["string", "null"];
     },
     severity: "compatible",
     bump: "minor",
@@ -180,7 +200,7 @@ const edits: Edit[] = [
   {
     edit: "an enum value removed from a response",
     after: (d) => {
-      schemas(d).WebhookDelivery.properties.status.enum = ["delivered", "failed"];
+      obj(props(d, "WebhookDelivery"), "/status")["enum"] = ["delivered", "failed"];
     },
     severity: "compatible",
     bump: "minor",
@@ -190,7 +210,7 @@ const edits: Edit[] = [
     before: withOwnWebhookSchema,
     after: (d) => {
       withOwnWebhookSchema(d);
-      hookSchema(d).properties.light = { type: "string" };
+      obj(d, `${HOOK_SCHEMA}/properties`)["light"] = { type: "string" };
     },
     severity: "compatible",
     bump: "minor",
@@ -199,7 +219,7 @@ const edits: Edit[] = [
   {
     edit: "a path removed",
     after: (d) => {
-      delete d.paths["/readyz"];
+      delete obj(d, "/paths")["/readyz"];
     },
     severity: "breaking",
     bump: "major",
@@ -208,7 +228,7 @@ const edits: Edit[] = [
   {
     edit: "an operation removed",
     after: (d) => {
-      delete d.paths["/plants/{id}"].delete;
+      delete obj(d, "/paths/~1plants~1{id}")["delete"];
     },
     severity: "breaking",
     bump: "major",
@@ -217,7 +237,7 @@ const edits: Edit[] = [
   {
     edit: "a parameter removed",
     after: (d) => {
-      op(d, "/plants", "get").parameters.pop();
+      opList(d, "/plants", "get", "/parameters").pop();
     },
     severity: "breaking",
     bump: "major",
@@ -226,7 +246,7 @@ const edits: Edit[] = [
   {
     edit: "a status removed",
     after: (d) => {
-      delete op(d, "/plants/{id}", "get").responses["404"];
+      delete opAt(d, "/plants/{id}", "get", "/responses")["404"];
     },
     severity: "breaking",
     bump: "major",
@@ -235,7 +255,7 @@ const edits: Edit[] = [
   {
     edit: "a response header removed",
     after: (d) => {
-      delete op(d, "/openapi.json", "get").responses["200"].headers.ETag;
+      delete opAt(d, "/openapi.json", "get", "/responses/200/headers")["ETag"];
     },
     severity: "breaking",
     bump: "major",
@@ -244,7 +264,7 @@ const edits: Edit[] = [
   {
     edit: "a response member removed",
     after: (d) => {
-      delete schemas(d).Plant.properties.tag;
+      delete props(d, "Plant")["tag"];
     },
     severity: "breaking",
     bump: "major",
@@ -255,7 +275,7 @@ const edits: Edit[] = [
     before: withRequestEnum,
     after: (d) => {
       withRequestEnum(d);
-      schemas(d).PlantPatch.properties.light.enum = ["sun"];
+      obj(props(d, "PlantPatch"), "/light")["enum"] = ["sun"];
     },
     severity: "breaking",
     bump: "major",
@@ -264,7 +284,7 @@ const edits: Edit[] = [
   {
     edit: "a member's type changed",
     after: (d) => {
-      schemas(d).Error.properties.error.type = "string";
+      obj(props(d, "Error"), "/error")["type"] = "string";
     },
     severity: "breaking",
     bump: "major",
@@ -273,7 +293,7 @@ const edits: Edit[] = [
   {
     edit: "a member's format changed",
     after: (d) => {
-      schemas(d).WebhookEndpoint.properties.createdAt.format = "date";
+      obj(props(d, "WebhookEndpoint"), "/createdAt")["format"] = "date";
     },
     severity: "breaking",
     bump: "major",
@@ -282,7 +302,7 @@ const edits: Edit[] = [
   {
     edit: "an int64 turned into a string",
     after: (d) => {
-      schemas(d).StoredPlant.allOf[0].properties.id = { type: "string" };
+      obj(d, "/components/schemas/StoredPlant/allOf/0/properties")["id"] = { type: "string" };
     },
     severity: "breaking",
     bump: "major",
@@ -291,7 +311,7 @@ const edits: Edit[] = [
   {
     edit: "a new required request member",
     after: (d) => {
-      schemas(d).NewWebhookEndpoint.required.push("description");
+      arr(d, "/components/schemas/NewWebhookEndpoint/required").push("description");
     },
     severity: "breaking",
     bump: "major",
@@ -300,7 +320,7 @@ const edits: Edit[] = [
   {
     edit: "a new required parameter",
     after: (d) => {
-      op(d, "/plants", "get").parameters.push({
+      opList(d, "/plants", "get", "/parameters").push({
         name: "tag",
         in: "query",
         required: true,
@@ -314,7 +334,7 @@ const edits: Edit[] = [
   {
     edit: "an optional parameter made required",
     after: (d) => {
-      op(d, "/plants", "get").parameters[0].required = true;
+      opAt(d, "/plants", "get", "/parameters/0")["required"] = true;
     },
     severity: "breaking",
     bump: "major",
@@ -323,7 +343,7 @@ const edits: Edit[] = [
   {
     edit: "a request maxLength tightened",
     after: (d) => {
-      schemas(d).NewWebhookEndpoint.properties.url.maxLength = 200;
+      obj(props(d, "NewWebhookEndpoint"), "/url")["maxLength"] = 200;
     },
     severity: "breaking",
     bump: "major",
@@ -332,7 +352,7 @@ const edits: Edit[] = [
   {
     edit: "a request maximum tightened",
     after: (d) => {
-      op(d, "/plants", "get").parameters[0].schema.maximum = 500;
+      opAt(d, "/plants", "get", "/parameters/0/schema")["maximum"] = 500;
     },
     severity: "breaking",
     bump: "major",
@@ -341,7 +361,7 @@ const edits: Edit[] = [
   {
     edit: "a request pattern added",
     after: (d) => {
-      schemas(d).NewWebhookEndpoint.properties.description.pattern = "^[a-z ]*$";
+      obj(props(d, "NewWebhookEndpoint"), "/description")["pattern"] = "^[a-z ]*$";
     },
     severity: "breaking",
     bump: "major",
@@ -349,7 +369,7 @@ const edits: Edit[] = [
   {
     edit: "additionalProperties: false on a request",
     after: (d) => {
-      schemas(d).NewWebhookEndpoint.additionalProperties = false;
+      obj(d, "/components/schemas/NewWebhookEndpoint")["additionalProperties"] = false;
     },
     severity: "breaking",
     bump: "major",
@@ -357,7 +377,7 @@ const edits: Edit[] = [
   {
     edit: "a scope added to an operation",
     after: (d) => {
-      op(d, "/plants", "get")["x-required-scopes"].push("plants:admin");
+      opList(d, "/plants", "get", "/x-required-scopes").push("plants:admin");
     },
     severity: "breaking",
     bump: "major",
@@ -366,7 +386,7 @@ const edits: Edit[] = [
   {
     edit: "credentials required by an open operation",
     after: (d) => {
-      op(d, "/openapi.json", "get").security = [{ bearerAuth: [] }];
+      op(d, "/openapi.json", "get")["security"] = [{ bearerAuth: [] }];
     },
     severity: "breaking",
     bump: "major",
@@ -376,7 +396,7 @@ const edits: Edit[] = [
     before: withOwnWebhookSchema,
     after: (d) => {
       withOwnWebhookSchema(d);
-      delete hookSchema(d).properties.tag;
+      delete obj(d, `${HOOK_SCHEMA}/properties`)["tag"];
     },
     severity: "breaking",
     bump: "major",
@@ -386,7 +406,7 @@ const edits: Edit[] = [
   {
     edit: "an operationId changed",
     after: (d) => {
-      op(d, "/plants", "get").operationId = "listAllPlants";
+      op(d, "/plants", "get")["operationId"] = "listAllPlants";
     },
     severity: "breaking",
     bump: "major",
@@ -396,7 +416,7 @@ const edits: Edit[] = [
   {
     edit: "a request media type removed",
     after: (d) => {
-      delete op(d, "/plants/{id}", "patch").requestBody.content["application/json"];
+      delete opAt(d, "/plants/{id}", "patch", "/requestBody/content")["application/json"];
     },
     severity: "breaking",
     bump: "major",
@@ -405,7 +425,7 @@ const edits: Edit[] = [
   {
     edit: "a header removed from the webhook's message",
     after: (d) => {
-      hook(d).parameters.pop();
+      arr(d, `${HOOK}/parameters`).pop();
     },
     severity: "breaking",
     bump: "major",
@@ -415,7 +435,11 @@ const edits: Edit[] = [
   {
     edit: "the security scheme changed",
     after: (d) => {
-      d.components.securitySchemes.bearerAuth = { type: "apiKey", in: "header", name: "X-Key" };
+      obj(d, "/components/securitySchemes")["bearerAuth"] = {
+        type: "apiKey",
+        in: "header",
+        name: "X-Key",
+      };
     },
     severity: "breaking",
     bump: "major",
@@ -423,7 +447,7 @@ const edits: Edit[] = [
   {
     edit: "a status removed from the webhook's answers",
     after: (d) => {
-      delete hook(d).responses["200"];
+      delete obj(d, `${HOOK}/responses`)["200"];
     },
     severity: "possibly breaking",
     bump: "minor",
@@ -433,7 +457,7 @@ const edits: Edit[] = [
   {
     edit: "a response member made nullable",
     after: (d) => {
-      schemas(d).Error.properties.message.type = ["string", "null"];
+      obj(props(d, "Error"), "/message")["type"] = ["string", "null"];
     },
     severity: "possibly breaking",
     bump: "minor",
@@ -441,7 +465,7 @@ const edits: Edit[] = [
   {
     edit: "a response member made optional",
     after: (d) => {
-      schemas(d).Error.required = ["error"];
+      obj(d, "/components/schemas/Error")["required"] = ["error"];
     },
     severity: "possibly breaking",
     bump: "minor",
@@ -450,7 +474,7 @@ const edits: Edit[] = [
   {
     edit: "a new enum value in a response",
     after: (d) => {
-      schemas(d).WebhookDelivery.properties.status.enum.push("cancelled");
+      arr(d, "/components/schemas/WebhookDelivery/properties/status/enum").push("cancelled");
     },
     severity: "possibly breaking",
     bump: "minor",
@@ -461,7 +485,7 @@ const edits: Edit[] = [
     before: withOwnWebhookSchema,
     after: (d) => {
       withOwnWebhookSchema(d);
-      hookSchema(d).properties.tag.type = ["string", "null"];
+      obj(d, `${HOOK_SCHEMA}/properties/tag`)["type"] = ["string", "null"];
     },
     severity: "possibly breaking",
     bump: "minor",
@@ -471,7 +495,7 @@ const edits: Edit[] = [
   {
     edit: "a member removed from a request",
     after: (d) => {
-      delete schemas(d).PlantPatch.properties.tag;
+      delete props(d, "PlantPatch")["tag"];
     },
     severity: "possibly breaking",
     bump: "minor",
