@@ -92,7 +92,6 @@ export function classify(diff: Diff, keys: readonly string[], place: Place): Ver
     return constraint(diff, key, place);
   }
   if (key === "additionalProperties") return additional(diff, place);
-  if (key === "nullable") return type(diff, place);
   return library(diff);
 }
 
@@ -176,7 +175,6 @@ function enumValue(diff: Diff, place: Place): Verdict {
 function types(value: unknown): Set<string> {
   if (Array.isArray(value)) return new Set(value.map(String));
   if (typeof value === "string") return new Set([value]);
-  if (value === true) return new Set(["null"]);
   return new Set();
 }
 

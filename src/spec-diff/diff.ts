@@ -207,7 +207,7 @@ function parameterAt(
     for (const key of at) value = (value as Json | undefined)?.[key];
     return value as Json | undefined;
   };
-  const whole = diff.path.length === at.length + 0 ? (diff.after ?? diff.before) : undefined;
+  const whole = diff.path.length === at.length ? (diff.after ?? diff.before) : undefined;
   const parameter = (whole ??
     (diff.action === "add" ? from(after) : from(before)) ??
     from(after)) as Json | undefined;
