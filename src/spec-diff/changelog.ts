@@ -54,7 +54,11 @@ function section(version: string, previous: string, changes: readonly Change[]):
 }
 
 // A sentence starts with a code span or a word, never with Markdown that opens a block; only
-// the characters that could start inline markup outside code spans need escaping.
+// the characters that could start inline markup outside its code spans (the even pieces
+// between backticks) need escaping.
 function escapeInline(sentence: string): string {
-  return sentence.replaceAll(/([<>*_[\]])(?=[^`]*(?:`[^`]*`[^`]*)*$)/g, "\\$1");
+  return sentence
+    .split("`")
+    .map((piece, i) => (i % 2 === 0 ? piece.replaceAll(/[<>*_[\]]/g, "\\$&") : piece))
+    .join("`");
 }
