@@ -36,7 +36,7 @@ export default defineConfig({
           ...shared,
           name: "quick",
           include: [
-            "test/spec/{document,generated,descriptions,contract-checker,examples}.test.ts",
+            "test/spec/{document,generated,descriptions,contract-checker,examples,spec-version}.test.ts",
             "test/contract/**/*.test.ts",
           ],
         },

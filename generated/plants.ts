@@ -228,6 +228,30 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/changelog.md": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The API changelog
+         * @description What changed in this API from one released version to the next, newest first,
+         *     as CommonMark: under each version, the changes that are breaking, possibly
+         *     breaking (a value or a status a client may not expect) and compatible, each in
+         *     one sentence naming the operation, and the operations whose descriptions
+         *     changed. The version this server runs is the first. No credentials.
+         */
+        get: operations["getApiChangelog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/docs": {
         parameters: {
             query?: never;
@@ -1531,6 +1555,41 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getApiChangelog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The changelog, as `text/markdown; charset=utf-8`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example # Plant Store: API changelog
+                     *
+                     *     ## 1.1.0
+                     *
+                     *     Changes since 1.0.0.
+                     *
+                     *     ### Compatible
+                     *
+                     *     - `getApiChangelog`: operation added — compatible
+                     */
+                    "text/markdown": string;
+                };
+            };
+            400: components["responses"]["QueryRefused"];
+            405: components["responses"]["GetOnly"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getDocs: {
         parameters: {
             query?: never;
@@ -1937,7 +1996,7 @@ export interface parametersWithDefaults {
     listWebhookDeliveries: { query: "limit"; };
 }
 /** The operations the server serves: those under paths, not the webhooks it sends. */
-export type servedOperations = "listPlants" | "createPlant" | "getPlant" | "deletePlant" | "updatePlant" | "getHealth" | "getReadiness" | "getMetrics" | "getOpenApiJson" | "getOpenApiYaml" | "getDocs" | "getDocsAsset" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "deleteWebhookEndpoint" | "rotateWebhookSecret" | "listWebhookDeliveries" | "retryWebhookDelivery";
+export type servedOperations = "listPlants" | "createPlant" | "getPlant" | "deletePlant" | "updatePlant" | "getHealth" | "getReadiness" | "getMetrics" | "getOpenApiJson" | "getOpenApiYaml" | "getApiChangelog" | "getDocs" | "getDocsAsset" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "deleteWebhookEndpoint" | "rotateWebhookSecret" | "listWebhookDeliveries" | "retryWebhookDelivery";
 
 /** Per operation: method, path, and where int64s stand (read and written exactly). */
 export const operationTable = {
@@ -2130,6 +2189,19 @@ export const operationTable = {
         "int64InAnswers": {
             "200": [],
             "304": [],
+            "400": [],
+            "405": [],
+            "500": [],
+            "503": []
+        }
+    },
+    "getApiChangelog": {
+        "method": "GET",
+        "path": "/changelog.md",
+        "int64Parameters": [],
+        "int64InBody": [],
+        "int64InAnswers": {
+            "200": [],
             "400": [],
             "405": [],
             "500": [],

@@ -13,6 +13,7 @@ import { isJsonMediaType } from "../src/http/media-types.ts";
 import { HTTP_METHODS } from "../src/openapi/document.ts";
 import { EVERY_ITEM, int64Locations, type LocationStep } from "../src/openapi/int64-locations.ts";
 import { settingsMarkdown } from "../src/ops/settings-table.ts";
+import { changelogPath, renderApiChangelog } from "../src/spec-diff/api-changelog.ts";
 import { buildApi } from "./build-api.mjs";
 import { scaffold } from "./scaffold.ts";
 
@@ -275,6 +276,7 @@ async function main(): Promise<void> {
   const outputs = [
     { path: generatedPath, rendered: types },
     { path: readmePath, rendered: renderReadme(await readFile(readmePath, "utf8")) },
+    { path: changelogPath, rendered: renderApiChangelog() },
   ];
   for (const { path, rendered } of outputs) {
     const current = await readFile(path, "utf8").catch(() => "");

@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { ConfigError, loadConfig } from "../src/config.ts";
 import { DEFAULT_SERVER_URL } from "../src/docs/handlers.ts";
 import { publishedDocument, serverUrl } from "../src/docs/published-document.ts";
+import { apiChangelog } from "../src/spec-diff/api-changelog.ts";
 
 try {
   const { ops, publicUrl } = loadConfig(process.env);
@@ -16,7 +17,8 @@ try {
   mkdirSync(out, { recursive: true });
   writeFileSync(new URL("openapi.json", out), document.json);
   writeFileSync(new URL("openapi.yaml", out), document.yaml);
-  process.stdout.write("wrote dist/openapi.json and dist/openapi.yaml\n");
+  writeFileSync(new URL("changelog.md", out), apiChangelog());
+  process.stdout.write("wrote dist/openapi.json, dist/openapi.yaml and dist/changelog.md\n");
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;
   process.stderr.write(`${error.message}\n`);

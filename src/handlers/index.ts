@@ -10,6 +10,7 @@ import { createWebhookEndpoint } from "./create-webhook-endpoint.ts";
 import { deletePlant } from "./delete-plant.ts";
 import { deleteWebhookEndpoint } from "./delete-webhook-endpoint.ts";
 import type { HandlerDeps } from "./deps.ts";
+import { getApiChangelog } from "./get-api-changelog.ts";
 import { getPlant } from "./get-plant.ts";
 import { getWebhookEndpoint } from "./get-webhook-endpoint.ts";
 import { listPlants } from "./list-plants.ts";
@@ -45,5 +46,6 @@ export function operationHandlers(deps: HandlerDeps): OperationHandlers {
     listWebhookDeliveries: listWebhookDeliveries(deps),
     retryWebhookDelivery: retryWebhookDelivery(deps),
     updatePlant: updatePlant(deps),
+    getApiChangelog: getApiChangelog(deps),
   };
 }

@@ -265,7 +265,12 @@ describe("the published document", () => {
     );
     expect(page.body).not.toMatch(/https?:\/\//);
     const sources = [...page.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
-    expect(sources).toEqual(["docs/swagger-ui.css", "docs/swagger-ui-bundle.js", "docs/init.js"]);
+    expect(sources).toEqual([
+      "docs/swagger-ui.css",
+      "changelog.md",
+      "docs/swagger-ui-bundle.js",
+      "docs/init.js",
+    ]);
     for (const source of sources) {
       const asset = await fetchChecked(server.url, `/${source}`);
       expect(asset.status, source).toBe(200);

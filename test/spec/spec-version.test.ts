@@ -1,0 +1,104 @@
+// The semver gate: openapi/plants.yaml against the last released document
+// (openapi/releases/), and info.version raised as much as the changes need.
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { documentPath } from "../../src/openapi/document.ts";
+import { changelogPath, renderApiChangelog } from "../../src/spec-diff/api-changelog.ts";
+import { diffDocuments } from "../../src/spec-diff/diff.ts";
+import { readReleases } from "../../src/spec-diff/releases.ts";
+import { versionProblem } from "../../src/spec-diff/semver.ts";
+
+type Doc = {
+  info: { version: string };
+  components: { schemas: Record<string, { properties: Record<string, unknown> }> };
+};
+
+const current = parse(readFileSync(documentPath, "utf8")) as Doc;
+const releases = readReleases();
+const last = releases.at(-1);
+
+function problemAgainstLast(document: Doc): string | undefined {
+  if (last === undefined) throw new Error("openapi/releases/ holds no released document");
+  return versionProblem(
+    last.version,
+    document.info.version,
+    diffDocuments(last.document, document),
+  );
+}
+
+describe("info.version against the last released document", () => {
+  it("when openapi/plants.yaml is compared with the last release, then info.version is raised as its changes need (npm run spec:diff lists them)", () => {
+    expect(problemAgainstLast(current)).toBeUndefined();
+  });
+
+  it("when a response member is removed and info.version is not raised, then the gate fails naming the change and the version it needs", () => {
+    const edited = structuredClone(current);
+    delete edited.components.schemas["Plant"]?.properties["tag"];
+    edited.info.version = last?.version ?? "";
+    const problem = problemAgainstLast(edited);
+    expect(problem).toMatch(/needs a major release: raise info\.version to \d+\.0\.0 or later/);
+    expect(problem).toContain(
+      "`getPlant` 200: member `tag` removed — breaking for clients that read it (needs a major release)",
+    );
+  });
+
+  it("when the same edit raises the major version, then the gate passes", () => {
+    const edited = structuredClone(current);
+    delete edited.components.schemas["Plant"]?.properties["tag"];
+    const [major] = (last?.version ?? "0").split(".");
+    edited.info.version = `${Number(major) + 1}.0.0`;
+    expect(problemAgainstLast(edited)).toBeUndefined();
+  });
+
+  it("when the released documents are read in order, then each raised its version as its changes needed", () => {
+    expect(releases.length).toBeGreaterThan(0);
+    releases.slice(1).forEach((release, index) => {
+      const previous = releases[index];
+      if (previous === undefined) return;
+      expect(
+        versionProblem(
+          previous.version,
+          release.version,
+          diffDocuments(previous.document, release.document),
+        ),
+      ).toBeUndefined();
+    });
+  });
+});
+
+describe("generated/api-changelog.md", () => {
+  it("when it is compared with the released documents and the YAML, then it is current (else run npm run generate)", () => {
+    expect(readFileSync(changelogPath, "utf8")).toBe(renderApiChangelog());
+  });
+});
+
+describe("versionProblem", () => {
+  const change = (bump: "major" | "minor" | "patch") =>
+    ({
+      severity: "compatible",
+      bump,
+      operation: "x",
+      sentence: `a ${bump} change`,
+      pointer: "/",
+    }) as const;
+
+  it("when only descriptions changed, then a patch raise is enough", () => {
+    expect(versionProblem("1.2.3", "1.2.4", [change("patch")])).toBeUndefined();
+    expect(versionProblem("1.2.3", "1.2.3", [change("patch")])).toMatch(
+      /raise info.version to 1\.2\.4/,
+    );
+  });
+
+  it("when an addition is made, then a minor raise is needed and a patch is not enough", () => {
+    expect(versionProblem("1.2.3", "1.3.0", [change("minor"), change("patch")])).toBeUndefined();
+    expect(versionProblem("1.2.3", "1.2.4", [change("minor")])).toMatch(
+      /needs a minor release: raise info.version to 1\.3\.0/,
+    );
+  });
+
+  it("when the version goes down or is not MAJOR.MINOR.PATCH, then it is refused", () => {
+    expect(versionProblem("1.2.3", "1.2.2", [])).toMatch(/lower than/);
+    expect(() => versionProblem("1.2.3", "v2", [])).toThrow(/MAJOR\.MINOR\.PATCH/);
+  });
+});
