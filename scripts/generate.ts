@@ -140,16 +140,42 @@ interface OperationShape {
 
 /**
  * `operationTable`: per operation, its method and path, and where int64s stand in it (parameter
- * names, JSON paths in the request body and in each answer's body). Clients (src/client/) read
- * and write those exactly without any code naming a field.
+ * names, JSON paths in the request body and in each answer's body); `webhookTable` the same for
+ * the webhooks the server sends. Clients (src/client/) read and write those exactly without any
+ * code naming a field.
  */
 function renderOperationTable(document: Document): string {
-  const paths = (dereferenced(document) as Document).paths ?? {};
+  const { operationTable, webhookTable } = operationTables(document);
+  return [
+    "",
+    "/** Per operation: method, path, and where int64s stand (read and written exactly). */",
+    `export const operationTable = ${JSON.stringify(operationTable, null, 4)} as const;`,
+    "",
+    "/** Per webhook the server sends: method, name, and where int64s stand in its body. */",
+    `export const webhookTable = ${JSON.stringify(webhookTable, null, 4)} as const;`,
+    "",
+  ].join("\n");
+}
+
+/** The two tables generated/plants.ts holds, from a parsed document. */
+export function operationTables(document: unknown): {
+  operationTable: Record<string, unknown>;
+  webhookTable: Record<string, unknown>;
+} {
+  const resolved = dereferenced(document) as Document & { webhooks?: Document["paths"] };
+  return {
+    operationTable: operationEntries(resolved.paths),
+    webhookTable: operationEntries(resolved.webhooks),
+  };
+}
+
+/** The table's entries for the operations of `items` (the document's paths or its webhooks). */
+function operationEntries(items: Document["paths"]): Record<string, unknown> {
   const isInt64 = (schema: unknown) =>
     int64Locations(schema).some((location) => location.length === 0);
   const locations = (schema: unknown) => int64Locations(schema).map((l) => l.map(stepText));
   const table: Record<string, unknown> = {};
-  for (const [path, item] of Object.entries(paths)) {
+  for (const [path, item] of Object.entries(items ?? {})) {
     for (const method of HTTP_METHODS) {
       const operation = item[method] as OperationShape | undefined;
       if (operation?.operationId === undefined) continue;
@@ -175,12 +201,7 @@ function renderOperationTable(document: Document): string {
       };
     }
   }
-  return [
-    "",
-    "/** Per operation: method, path, and where int64s stand (read and written exactly). */",
-    `export const operationTable = ${JSON.stringify(table, null, 4)} as const;`,
-    "",
-  ].join("\n");
+  return table;
 }
 
 interface ParameterObject {
