@@ -1,6 +1,7 @@
 // Writes generated/plants.ts from openapi/plants.yaml with openapi-typescript, and the README's
 // table of settings from src/settings.ts, scaffolds a handler and a contract test for each
-// operation that has no handler yet (scripts/scaffold.ts), and compiles the YAML for the server
+// operation that has no handler yet, and the store of a resource new to the document
+// (scripts/scaffold.ts), and compiles the YAML for the server
 // (scripts/build-api.mjs). A document with a schema that
 // openapi-typescript can only type as `unknown` or `any` is refused, naming where. `--check`
 // writes nothing and exits 1 when an output is stale.
@@ -309,9 +310,9 @@ async function main(): Promise<void> {
     console.log(`wrote ${path}`);
   }
   if (check) return;
-  for (const path of scaffold(parse(await readFile(specUrl, "utf8")))) {
-    console.log(`scaffolded ${path}`);
-  }
+  const { written, notes } = scaffold(parse(await readFile(specUrl, "utf8")));
+  for (const path of written) console.log(`scaffolded ${path}`);
+  for (const line of notes) console.log(line);
   // The server's compiled validators and serializers (dist/api), so the app runs the new YAML.
   await buildApi();
 }
