@@ -23,6 +23,7 @@ const COPIED = [
   "biome.json",
   ".gitignore",
   "test/helpers",
+  "test/global-setup.ts",
 ];
 
 function run(cwd: string, command: string, args: string[]) {
@@ -203,7 +204,13 @@ describe("npm run generate, for an operation added to the YAML", () => {
       join(copy, "tsconfig.check.json"),
       JSON.stringify({
         extends: "./tsconfig.json",
-        include: ["src", "generated", "test/store/children-store.test.ts", "test/helpers"],
+        include: [
+          "src",
+          "generated",
+          "test/store/children-store.test.ts",
+          "test/helpers",
+          "test/global-setup.ts",
+        ],
       }),
     );
     const compiled = run(copy, "npx", ["tsc", "--noEmit", "-p", "tsconfig.check.json"]);
