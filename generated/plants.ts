@@ -2379,3 +2379,22 @@ export const operationTable = {
         }
     }
 } as const;
+
+/** Per webhook the server sends: method, name, and where int64s stand in its body. */
+export const webhookTable = {
+    "newPlantWebhook": {
+        "method": "POST",
+        "path": "/plant/webhook",
+        "bodyType": "application/json",
+        "int64Parameters": [],
+        "int64InBody": [
+            [
+                "id"
+            ]
+        ],
+        "int64InAnswers": {
+            "200": [],
+            "default": []
+        }
+    }
+} as const;

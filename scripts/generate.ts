@@ -1,6 +1,7 @@
 // Writes generated/plants.ts from openapi/plants.yaml with openapi-typescript, and the README's
 // table of settings from src/settings.ts, scaffolds a handler and a contract test for each
-// operation that has no handler yet (scripts/scaffold.ts), and compiles the YAML for the server
+// operation that has no handler yet, and the store of a resource new to the document
+// (scripts/scaffold.ts), and compiles the YAML for the server
 // (scripts/build-api.mjs). A document with a schema that
 // openapi-typescript can only type as `unknown` or `any` is refused, naming where. `--check`
 // writes nothing and exits 1 when an output is stale.
@@ -141,16 +142,42 @@ interface OperationShape {
 
 /**
  * `operationTable`: per operation, its method and path, and where int64s stand in it (parameter
- * names, JSON paths in the request body and in each answer's body). Clients (src/client/) read
- * and write those exactly without any code naming a field.
+ * names, JSON paths in the request body and in each answer's body); `webhookTable` the same for
+ * the webhooks the server sends. Clients (src/client/) read and write those exactly without any
+ * code naming a field.
  */
 function renderOperationTable(document: Document): string {
-  const paths = (dereferenced(document) as Document).paths ?? {};
+  const { operationTable, webhookTable } = operationTables(document);
+  return [
+    "",
+    "/** Per operation: method, path, and where int64s stand (read and written exactly). */",
+    `export const operationTable = ${JSON.stringify(operationTable, null, 4)} as const;`,
+    "",
+    "/** Per webhook the server sends: method, name, and where int64s stand in its body. */",
+    `export const webhookTable = ${JSON.stringify(webhookTable, null, 4)} as const;`,
+    "",
+  ].join("\n");
+}
+
+/** The two tables generated/plants.ts holds, from a parsed document. */
+export function operationTables(document: unknown): {
+  operationTable: Record<string, unknown>;
+  webhookTable: Record<string, unknown>;
+} {
+  const resolved = dereferenced(document) as Document & { webhooks?: Document["paths"] };
+  return {
+    operationTable: operationEntries(resolved.paths),
+    webhookTable: operationEntries(resolved.webhooks),
+  };
+}
+
+/** The table's entries for the operations of `items` (the document's paths or its webhooks). */
+function operationEntries(items: Document["paths"]): Record<string, unknown> {
   const isInt64 = (schema: unknown) =>
     int64Locations(schema).some((location) => location.length === 0);
   const locations = (schema: unknown) => int64Locations(schema).map((l) => l.map(stepText));
   const table: Record<string, unknown> = {};
-  for (const [path, item] of Object.entries(paths)) {
+  for (const [path, item] of Object.entries(items ?? {})) {
     for (const method of HTTP_METHODS) {
       const operation = item[method] as OperationShape | undefined;
       if (operation?.operationId === undefined) continue;
@@ -176,12 +203,7 @@ function renderOperationTable(document: Document): string {
       };
     }
   }
-  return [
-    "",
-    "/** Per operation: method, path, and where int64s stand (read and written exactly). */",
-    `export const operationTable = ${JSON.stringify(table, null, 4)} as const;`,
-    "",
-  ].join("\n");
+  return table;
 }
 
 interface ParameterObject {
@@ -290,9 +312,9 @@ async function main(): Promise<void> {
     console.log(`wrote ${path}`);
   }
   if (check) return;
-  for (const path of scaffold(parse(await readFile(specUrl, "utf8")))) {
-    console.log(`scaffolded ${path}`);
-  }
+  const { written, notes } = scaffold(parse(await readFile(specUrl, "utf8")));
+  for (const path of written) console.log(`scaffolded ${path}`);
+  for (const line of notes) console.log(line);
   // The server's compiled validators and serializers (dist/api), so the app runs the new YAML.
   await buildApi();
 }

@@ -1,11 +1,22 @@
 // The scaffold `npm run generate` lays down for each operation of the document that has no
 // handler yet: src/handlers/<operation>.ts answering 501 with the Error body, its line in
-// src/handlers/index.ts, and test/contract/<operation>.test.ts listing the operation's
-// documented answers as todos. An existing file is never overwritten.
+// src/handlers/index.ts, and test/contract/<operation>.test.ts listing the operation's own
+// documented answers as todos; and for a resource new to the document, its store
+// (scripts/scaffold-store.ts). An existing file is never overwritten, and what is written is
+// formatted by the project's Biome, so it is lint-clean as laid down.
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { HTTP_METHODS } from "../src/openapi/document.ts";
+import {
+  engineStoreSource,
+  newResources,
+  storeContractSource,
+  storeInterfaceSource,
+  type TagObject,
+  wiringLines,
+} from "./scaffold-store.ts";
 
 const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
 export const HANDLER_INDEX = root("src/handlers/index.ts");
@@ -17,9 +28,11 @@ interface ResponseObject {
 interface OperationObject {
   operationId?: string;
   summary?: string;
+  tags?: string[];
   responses?: Record<string, ResponseObject>;
 }
 interface Document {
+  tags?: TagObject[];
   paths?: Record<string, Record<string, unknown>>;
   components?: { responses?: Record<string, ResponseObject> };
 }
@@ -29,9 +42,24 @@ export interface ScaffoldedOperation {
   method: string;
   path: string;
   summary: string;
+  tags: string[];
   /** [status, the first sentence of its description], in the document's order. */
   answers: [string, string][];
 }
+
+/**
+ * Answers every operation shares by $ref, whose suites (auth, routing, limits, overload, the
+ * error path) cover every operation at once: the scaffold lists no todo for them.
+ */
+export const SHARED_STATUSES: ReadonlySet<string> = new Set([
+  "401",
+  "405",
+  "408",
+  "429",
+  "431",
+  "500",
+  "503",
+]);
 
 /** Every operation of the document, with what its scaffold needs. */
 export function operationsOf(document: Document): ScaffoldedOperation[] {
@@ -40,20 +68,21 @@ export function operationsOf(document: Document): ScaffoldedOperation[] {
     for (const method of HTTP_METHODS) {
       const operation = item[method] as OperationObject | undefined;
       if (operation?.operationId === undefined) continue;
-      const answers = Object.entries(operation.responses ?? {}).map(
-        ([status, response]): [string, string] => {
+      const answers = Object.entries(operation.responses ?? {})
+        .filter(([status, response]) => response.$ref === undefined || !SHARED_STATUSES.has(status))
+        .map(([status, response]): [string, string] => {
           const resolved =
             response.$ref === undefined
               ? response
               : document.components?.responses?.[response.$ref.split("/").at(-1) ?? ""];
           return [status, firstSentence(resolved?.description ?? "")];
-        },
-      );
+        });
       found.push({
         operationId: operation.operationId,
         method: method.toUpperCase(),
         path,
         summary: operation.summary ?? "",
+        tags: operation.tags ?? [],
         answers,
       });
     }
@@ -99,9 +128,9 @@ export function contractTestSource({
     ([status, description]) =>
       `  it.todo(${JSON.stringify(`when …, then ${status}${description === "" ? "" : `: ${description}`}`)});`,
   );
-  return `// ${method} ${path} (${operationId}): one case per answer the document describes, scaffolded
-// by \`npm run generate\` as todos. See test/contract/plants.test.ts for how cases are written
-// (buildTestApp, a real store on both engines).
+  return `// ${method} ${path} (${operationId}): one case per answer of the operation's own, scaffolded
+// by \`npm run generate\` as todos (the shared answers by $ref have suites of their own). See
+// test/contract/plants.test.ts for how cases are written (createTestApp, on every engine).
 import { describe, it } from "vitest";
 
 describe(${JSON.stringify(`${method} ${path} (${operationId})`)}, () => {
@@ -128,8 +157,14 @@ export function withIndexEntry(index: string, operationId: string): string {
 export const indexNames = (index: string, operationId: string): boolean =>
   index.split("\n").some((line) => line.trimStart().startsWith(`${operationId}:`));
 
-/** Lays down what is missing; returns the files it wrote. */
-export function scaffold(document: Document): string[] {
+/** What a scaffold wrote, and the lines it leaves for you to add to shared files. */
+export interface Scaffolded {
+  written: string[];
+  notes: string[];
+}
+
+/** Lays down what is missing; returns the files it wrote and the lines left to add. */
+export function scaffold(document: Document): Scaffolded {
   const written: string[] = [];
   const writeNew = (path: string, text: string) => {
     if (existsSync(path)) return;
@@ -137,14 +172,51 @@ export function scaffold(document: Document): string[] {
     writeFileSync(path, text);
     written.push(path);
   };
-  for (const operation of operationsOf(document)) {
-    const index = readFileSync(HANDLER_INDEX, "utf8");
-    if (indexNames(index, operation.operationId)) continue;
+  const all = operationsOf(document);
+  const fresh = all.filter(
+    (operation) => !indexNames(readFileSync(HANDLER_INDEX, "utf8"), operation.operationId),
+  );
+  for (const operation of fresh) {
     const name = fileNameOf(operation.operationId);
     writeNew(root(`src/handlers/${name}.ts`), handlerSource(operation));
     writeNew(root(`test/contract/${name}.test.ts`), contractTestSource(operation));
+    const index = readFileSync(HANDLER_INDEX, "utf8");
     writeFileSync(HANDLER_INDEX, withIndexEntry(index, operation.operationId));
-    written.push(HANDLER_INDEX);
+    if (!written.includes(HANDLER_INDEX)) written.push(HANDLER_INDEX);
   }
-  return written;
+  const notes: string[] = [];
+  const resources = newResources(document.tags ?? [], all, fresh, (file) =>
+    existsSync(root(`src/store/${file}.ts`)),
+  );
+  for (const resource of resources) {
+    const { file } = resource;
+    writeNew(root(`src/store/${file}.ts`), storeInterfaceSource(resource));
+    writeNew(root(`src/store/sqlite-${file}.ts`), engineStoreSource(resource, "sqlite"));
+    writeNew(root(`src/store/postgres-${file}.ts`), engineStoreSource(resource, "postgres"));
+    writeNew(root(`test/store/${file}-store.test.ts`), storeContractSource(resource));
+    notes.push(
+      `${resource.tag}: a new resource; its store is scaffolded. Add to the shared files (also listed in src/store/${file}.ts):`,
+      ...wiringLines(resource).flatMap(([where, lines]) => [
+        `  ${where}:`,
+        ...lines.map((line) => `    ${line}`),
+      ]),
+    );
+  }
+  formatted(written);
+  return { written, notes };
+}
+
+/** The files formatted (imports sorted too) by the project's Biome, as `npm run format` would. */
+function formatted(paths: readonly string[]): void {
+  if (paths.length === 0) return;
+  const biome = root("node_modules/.bin/biome");
+  const done = spawnSync(biome, ["check", "--write", ...paths], {
+    cwd: root("."),
+    encoding: "utf8",
+  });
+  if (done.status !== 0) {
+    throw new Error(
+      `biome check --write refused what the scaffold wrote:\n${done.stdout}${done.stderr}`,
+    );
+  }
 }

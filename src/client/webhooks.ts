@@ -1,16 +1,20 @@
 // `plantstore/client/webhooks`: the receiver's half of Standard Webhooks 1.0 for the new-plant
 // webhook: checks a delivery's signature and age against the endpoint's secret(s) and reads its
-// body with the id exact. node:crypto does the checking (one HMAC-SHA256, compared in constant
+// body whole, int64s exact where the document's schema puts them. node:crypto does the checking (one HMAC-SHA256, compared in constant
 // time), so this is an entry of its own: `plantstore/client` stays free of node: for browsers.
 import { createHmac, timingSafeEqual } from "node:crypto";
+import type { operations } from "../../generated/plants.ts";
+import { webhookTable } from "../../generated/plants.ts";
 import { fromJson } from "./exact-json.ts";
 
-/** The body of a new-plant delivery. */
-export interface NewPlantEvent {
-  id: bigint;
-  name: string;
-  tag?: string;
-}
+/**
+ * The body of a new-plant delivery as the document describes it, and any member a newer server
+ * adds: every member is kept (a receiver may know more than this client).
+ */
+export type NewPlantEvent =
+  operations["newPlantWebhook"]["requestBody"]["content"]["application/json"] & {
+    readonly [member: string]: unknown;
+  };
 
 export interface VerifyWebhookOptions {
   /** How far the webhook-timestamp may be from now, either way (300 s). */
@@ -104,11 +108,14 @@ function newPlantEvent(body: Buffer): NewPlantEvent {
   let parsed: unknown;
   try {
     const text = new TextDecoder("utf-8", { fatal: true }).decode(body);
-    parsed = fromJson(text, [["id"]]);
+    // The int64 locations are read from the webhook's schema, so a member added there is exact.
+    parsed = fromJson(text, webhookTable.newPlantWebhook.int64InBody);
   } catch (error) {
-    throw new WebhookVerificationError(`the webhook body is not JSON with an integer id: ${error}`);
+    throw new WebhookVerificationError(
+      `the webhook body is not JSON with its int64s as integers: ${error}`,
+    );
   }
-  const event = parsed as Partial<Record<keyof NewPlantEvent, unknown>> | null;
+  const event = parsed as { id?: unknown; name?: unknown; tag?: unknown } | null;
   const shaped =
     typeof event === "object" &&
     event !== null &&
@@ -121,6 +128,5 @@ function newPlantEvent(body: Buffer): NewPlantEvent {
       "the webhook body is not a new-plant event ({ id: integer, name: string, tag?: string })",
     );
   }
-  const { id, name, tag } = event as NewPlantEvent;
-  return tag === undefined ? { id, name } : { id, name, tag };
+  return event as NewPlantEvent;
 }

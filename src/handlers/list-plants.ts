@@ -13,7 +13,7 @@ export function listPlants({ store, publicUrl }: HandlerDeps): OperationHandler<
     const { plants, full } = await store.list({ after, limit, maxTextBytes: PAGE_TEXT_BYTES });
     // A full page may be followed by more; the client stops at the first page without next.
     const headers = full
-      ? nextPageLink(context.operation.path, publicUrl, plants.at(-1)?.id, limit)
+      ? nextPageLink({ template: context.operation.path }, publicUrl, plants.at(-1)?.id, limit)
       : undefined;
     return headers === undefined
       ? { status: 200, body: plants }

@@ -8,16 +8,18 @@ export function listWebhookDeliveries({
   webhooks,
   publicUrl,
 }: HandlerDeps): OperationHandler<"listWebhookDeliveries"> {
-  return async (
-    { path: { id }, query: { after, limit } },
-    _context,
-  ): Answer<"listWebhookDeliveries"> => {
+  return async ({ path, query: { after, limit } }, context): Answer<"listWebhookDeliveries"> => {
+    const { id } = path;
     const page = await webhooks.listDeliveries(id, { after, limit });
     if (page === undefined) return noSuchEndpoint(id);
     const body = page.deliveries.map(deliveryAnswer);
-    const path = `/webhook-endpoints/${encodeURIComponent(id)}/deliveries`;
     const headers = page.full
-      ? nextPageLink(path, publicUrl, page.deliveries.at(-1)?.id, limit)
+      ? nextPageLink(
+          { template: context.operation.path, path },
+          publicUrl,
+          page.deliveries.at(-1)?.id,
+          limit,
+        )
       : undefined;
     return headers === undefined ? { status: 200, body } : { status: 200, body, headers };
   };

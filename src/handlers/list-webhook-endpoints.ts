@@ -12,7 +12,7 @@ export function listWebhookEndpoints({
     const { endpoints, full } = await webhooks.listEndpoints({ after, limit });
     const body = endpoints.map(endpointAnswer);
     const headers = full
-      ? nextPageLink(context.operation.path, publicUrl, endpoints.at(-1)?.id, limit)
+      ? nextPageLink({ template: context.operation.path }, publicUrl, endpoints.at(-1)?.id, limit)
       : undefined;
     return headers === undefined ? { status: 200, body } : { status: 200, body, headers };
   };

@@ -1,14 +1,31 @@
 // The Link to the next page of a keyset-paged list, for every list operation alike.
 // Relative to this server unless PLANTSTORE_PUBLIC_URL says where clients reach it.
 
-/** `{ link }` for a full page ending at `last`; none when the page is empty. */
+type PathValues = Readonly<Record<string, string | bigint | number>>;
+
+/** The operation's path template with each `{name}` replaced by its value, percent-encoded. */
+export function concretePath(template: string, values: PathValues = {}): string {
+  // A nested list (/parents/{id}/children) links to its own parent, never to the template.
+  return template.replace(/\{([^{}]+)\}/g, (_, name: string) => {
+    const value = values[name];
+    if (value === undefined)
+      throw new Error(`${template}: no value for the path parameter ${name}`);
+    return encodeURIComponent(String(value));
+  });
+}
+
+/**
+ * `{ link }` for a full page ending at `last`; none when the page is empty. `list` is the
+ * operation's path template (context.operation.path) and the request's path parameters.
+ */
 export function nextPageLink(
-  path: string,
+  list: { template: string; path?: PathValues | undefined },
   publicUrl: string | undefined,
   last: string | bigint | undefined,
   limit: number,
 ): { link: string } | undefined {
   if (last === undefined) return undefined;
   const after = encodeURIComponent(String(last));
+  const path = concretePath(list.template, list.path);
   return { link: `<${publicUrl ?? ""}${path}?after=${after}&limit=${limit}>; rel="next"` };
 }

@@ -6,6 +6,11 @@
 import fc from "fast-check";
 import { toJson } from "../../src/client/exact-json.ts";
 import { loadDocument } from "../../src/openapi/document.ts";
+import {
+  isReferenceMessage,
+  REFERENCE_STATUS,
+  type Reference,
+} from "../../src/openapi/references.ts";
 import type { DocumentedOperation } from "./document.ts";
 import { bodyOf } from "./examples.ts";
 
@@ -342,4 +347,24 @@ export function fuzzRequest(
         ...(spoiled === undefined ? {} : { invalid: parts[spoiled]?.what ?? "" }),
       };
     });
+}
+
+/**
+ * Why an answer to a fuzzed request is wrong, or undefined when it is one the document allows:
+ * an invalid request is a 400; a valid one never is, and may be refused REFERENCE_STATUS only
+ * for a member the document marks `x-references` (made at random, it names no stored row).
+ */
+export function unexpectedAnswer(
+  request: FuzzRequest,
+  answer: { status: number; message: string | undefined },
+  references: readonly Reference[],
+): string | undefined {
+  if (request.invalid !== undefined) {
+    return answer.status === 400 ? undefined : `${answer.status} for an invalid request, not 400`;
+  }
+  if (answer.status === 400) return "400 for a valid request";
+  if (answer.status !== REFERENCE_STATUS) return undefined;
+  return isReferenceMessage(references, answer.message ?? "")
+    ? undefined
+    : `${REFERENCE_STATUS} for a valid request, not for a member marked x-references`;
 }

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { documentPath, loadDocument, parseYaml } from "../../src/openapi/document.ts";
+import { REFERENCE_STATUS, requestReferences } from "../../src/openapi/references.ts";
 
 describe("loadDocument", () => {
   it("when keys are not text or values are aliases, then the result is the YAML parser's", () => {
@@ -145,6 +146,19 @@ describe("openapi/plants.yaml keeps the seed contract", () => {
     expect(resolve(responses["429"])).toMatchObject({
       headers: { "Retry-After": expect.anything() },
     });
+  });
+
+  it("when an operation's body has a member marked x-references, then the operation documents the refusal of a row that is not stored", () => {
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        if (method === "parameters") continue;
+        if (requestReferences(operation, loadDocument()).length === 0) continue;
+        expect(
+          Object.keys(operation.responses),
+          `${method} ${path} answers ${REFERENCE_STATUS}`,
+        ).toContain(String(REFERENCE_STATUS));
+      }
+    }
   });
 });
 

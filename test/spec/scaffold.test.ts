@@ -20,6 +20,10 @@ const COPIED = [
   "package.json",
   "tsconfig.json",
   "README.md",
+  "biome.json",
+  ".gitignore",
+  "test/helpers",
+  "test/global-setup.ts",
 ];
 
 function run(cwd: string, command: string, args: string[]) {
@@ -71,7 +75,9 @@ describe("npm run generate, for an operation added to the YAML", () => {
     expect(index).toContain("countPlants: countPlants(deps),");
     const tests = readFileSync(join(copy, "test/contract/count-plants.test.ts"), "utf8");
     expect(tests).toContain('it.todo("when …, then 200: How many plants are stored")');
-    expect(tests).toContain('it.todo("when …, then 401: The `Authorization` header is missing');
+    // The shared answers by $ref (401 here) have suites of their own: no todo for them.
+    expect(tests).not.toContain("then 401");
+    expect(tests).not.toContain("buildTestApp");
 
     // Compiles as scaffolded: the handler is typed from the regenerated document.
     writeFileSync(
@@ -83,6 +89,8 @@ describe("npm run generate, for an operation added to the YAML", () => {
     );
     const compiled = run(copy, "npx", ["tsc", "--noEmit", "-p", "tsconfig.check.json"]);
     expect(compiled.code, compiled.output).toBe(0);
+    const linted = run(copy, "npx", ["biome", "check", ...scaffoldedFiles(generated.output)]);
+    expect(linted.code, linted.output).toBe(0);
 
     // The app built from the copy routes it, authenticates it, and answers 501 with the Error body.
     const probe = join(copy, "probe.ts");
@@ -121,7 +129,98 @@ describe("npm run generate, for an operation added to the YAML", () => {
     expect(readFileSync(join(copy, "src/handlers/index.ts"), "utf8")).toBe(index);
     expect(readFileSync(join(copy, "test/contract/count-plants.test.ts"), "utf8")).toBe(tests);
   }, 180_000);
+
+  it("when a new tag's parent/child resource is added and generate runs, then its store is scaffolded (interface, a stub per engine, a contract suite), lint-clean and compiling, with the lines for the shared store files printed, and the existing stores untouched", async () => {
+    const yamlPath = join(copy, "openapi/plants.yaml");
+    const document = parseDocument(readFileSync(yamlPath, "utf8"));
+    document.addIn(["tags"], { name: "children", description: "A parent's children." });
+    const unauthorized = { $ref: "#/components/responses/Unauthorized" };
+    document.setIn(["paths", "/children"], {
+      post: {
+        operationId: "createChild",
+        tags: ["children"],
+        summary: "Create a child",
+        "x-required-scopes": ["plants:write"],
+        requestBody: {
+          required: true,
+          content: {
+            "application/json": {
+              schema: {
+                type: "object",
+                required: ["parentId"],
+                properties: {
+                  parentId: { type: "integer", format: "int64", "x-references": "plants" },
+                },
+              },
+            },
+          },
+        },
+        responses: {
+          "204": { description: "The child is stored." },
+          "401": unauthorized,
+          "422": {
+            description: "`parentId` names no stored plant.",
+            content: {
+              "application/json": { schema: { $ref: "#/components/schemas/Error" } },
+            },
+          },
+        },
+      },
+    });
+    writeFileSync(yamlPath, document.toString());
+    const before = readFileSync(join(copy, "src/store/writes.ts"), "utf8");
+
+    const generated = run(copy, "npx", ["tsx", "scripts/generate.ts"]);
+    expect(generated.code, generated.output).toBe(0);
+    const store = readFileSync(join(copy, "src/store/children.ts"), "utf8");
+    expect(store).toContain("export interface ChildrenStore {");
+    expect(store).toContain("createChild(): Promise<never>;");
+    for (const engine of ["sqlite", "postgres"]) {
+      const stub = readFileSync(join(copy, `src/store/${engine}-children.ts`), "utf8");
+      expect(stub).toContain("ChildrenStore.createChild is not written yet");
+    }
+    const suite = readFileSync(join(copy, "test/store/children-store.test.ts"), "utf8");
+    expect(suite).toContain("describe.each(storeEngines)");
+    expect(suite).toContain('it.todo("when createChild …, then …")');
+    const tests = readFileSync(join(copy, "test/contract/create-child.test.ts"), "utf8");
+    expect(tests).toContain("then 422: `parentId` names no stored plant");
+    expect(tests).not.toContain("then 401");
+    // The shared files are printed, not edited: another change may be under way in them.
+    expect(generated.output).toContain(
+      "export interface Writes extends WebhookWrites, ChildrenWrites {",
+    );
+    expect(generated.output).toContain("children: createSqliteChildrenStore(),");
+    expect(readFileSync(join(copy, "src/store/writes.ts"), "utf8")).toBe(before);
+    // Existing tags (plants, Webhooks…) have handlers: no store is scaffolded for them.
+    expect(scaffoldedFiles(generated.output).filter((f) => f.includes("src/store/"))).toEqual([
+      join(copy, "src/store/children.ts"),
+      join(copy, "src/store/sqlite-children.ts"),
+      join(copy, "src/store/postgres-children.ts"),
+    ]);
+
+    const linted = run(copy, "npx", ["biome", "check", ...scaffoldedFiles(generated.output)]);
+    expect(linted.code, linted.output).toBe(0);
+    writeFileSync(
+      join(copy, "tsconfig.check.json"),
+      JSON.stringify({
+        extends: "./tsconfig.json",
+        include: [
+          "src",
+          "generated",
+          "test/store/children-store.test.ts",
+          "test/helpers",
+          "test/global-setup.ts",
+        ],
+      }),
+    );
+    const compiled = run(copy, "npx", ["tsc", "--noEmit", "-p", "tsconfig.check.json"]);
+    expect(compiled.code, compiled.output).toBe(0);
+  }, 180_000);
 });
+
+/** The files a generate run says it scaffolded. */
+const scaffoldedFiles = (output: string): string[] =>
+  output.split("\n").flatMap((line) => (line.startsWith("scaffolded ") ? [line.slice(11)] : []));
 
 describe("a document generate cannot type", () => {
   it("when a schema says 'at least one of' with required-only branches, or gives a property no type, then it is refused naming each place", async () => {

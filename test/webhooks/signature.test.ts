@@ -1,7 +1,12 @@
 // Our signatures against the standard's own library (standardwebhooks), both ways, and the
 // client's verifyWebhook: what it accepts, what it refuses, and the id exact as a bigint.
+import { readFileSync } from "node:fs";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { webhookTable } from "../../generated/plants.ts";
+import { operationTables } from "../../scripts/generate.ts";
+import { fromJson, type Location } from "../../src/client/exact-json.ts";
 import { verifyWebhook, WebhookVerificationError } from "../../src/client/webhooks.ts";
 import { newWebhookSecret, signatureHeaders } from "../../src/webhooks/signature.ts";
 
@@ -58,6 +63,42 @@ describe("verifyWebhook", () => {
   it("when the id is 2^53 + 1, then it comes back exactly as a bigint", () => {
     const { body, headers } = signed('{"id":9007199254740993,"name":"Big"}', [secret]);
     expect(verifyWebhook(body, headers, secret).id).toBe(9007199254740993n);
+  });
+
+  it("when the body has members this client does not know (a newer server's), then every one is returned as sent", () => {
+    const text =
+      '{"id":9007199254740993,"name":"Pothos","potId":12,"care":{"light":"low","waterDays":[3,7]},"retired":null}';
+    const { body, headers } = signed(text, [secret]);
+    expect(verifyWebhook(body, headers, secret)).toEqual({
+      id: 9007199254740993n,
+      name: "Pothos",
+      potId: 12,
+      care: { light: "low", waterDays: [3, 7] },
+      retired: null,
+    });
+  });
+
+  it("when an int64 member is added to the webhook's schema in the YAML, then generate's table names it and the body is read with it exact", () => {
+    const yaml = readFileSync(new URL("../../openapi/plants.yaml", import.meta.url), "utf8");
+    // The table generated/plants.ts holds is the one generate makes from the document as it is…
+    expect(operationTables(parse(yaml)).webhookTable).toEqual(webhookTable);
+    // …and with a member added, it names that member too.
+    const document = parse(yaml) as {
+      components: { schemas: { NewPlant: { allOf: { properties?: Record<string, unknown> }[] } } };
+    };
+    const own = document.components.schemas.NewPlant.allOf.find((part) => part.properties);
+    if (own?.properties === undefined) throw new Error("NewPlant has no member of its own");
+    own.properties["potId"] = { type: "integer", format: "int64" };
+    const { webhookTable: added } = operationTables(document) as {
+      webhookTable: Record<string, { int64InBody: Location[] }>;
+    };
+    const locations = added["newPlantWebhook"]?.int64InBody ?? [];
+    expect(locations).toContainEqual(["potId"]);
+    expect(fromJson('{"id":1,"name":"x","potId":9007199254740993}', locations)).toEqual({
+      id: 1n,
+      name: "x",
+      potId: 9007199254740993n,
+    });
   });
 
   it("when the header names are in another case, then they are found", () => {
