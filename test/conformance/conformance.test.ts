@@ -6,9 +6,8 @@ import type { RunResult } from "../../src/conformance/results.ts";
 import { runConformance } from "../../src/conformance/run.ts";
 import { TOKEN } from "../helpers/app.ts";
 import { runCli } from "../helpers/cli.ts";
-import { type ProxiedAnswer, startFaultyProxy } from "../helpers/faulty-proxy.ts";
 import { type ServerProcess, startServer } from "../helpers/server-process.ts";
-import { storeEngines, useTestStore } from "../helpers/stores.ts";
+import { sqliteEngine, storeEngines, useTestStore } from "../helpers/stores.ts";
 
 const options = (baseUrl: string, more: Partial<ConformanceOptions> = {}): ConformanceOptions => ({
   ...DEFAULT_OPTIONS,
@@ -57,7 +56,7 @@ describe.each(storeEngines)("conformance of a healthy server ($name)", (engine) 
 });
 
 describe("conformance of scopes", () => {
-  const database = useTestStore(storeEngines[0] ?? (undefined as never));
+  const database = useTestStore(sqliteEngine);
   let server: ServerProcess;
   beforeAll(async () => {
     server = await startServer({ databaseUrl: database().url });
