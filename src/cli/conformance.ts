@@ -74,8 +74,9 @@ export function parseConformanceCommand(
 ): ConformanceOptions & { junit?: string } {
   const given = parseArgs(args);
   const baseUrl = given.get("--base-url");
-  if (baseUrl === undefined || !URL.canParse(baseUrl))
-    throw new UsageError("--base-url URL is needed");
+  if (baseUrl === undefined || !/^https?:$/.test(URL.parse(baseUrl)?.protocol ?? "")) {
+    throw new UsageError("--base-url takes an http:// or https:// URL");
+  }
   const options: ConformanceOptions & { junit?: string } = { ...DEFAULT_OPTIONS, baseUrl };
   const token = given.get("--token") ?? env["CONFORMANCE_TOKEN"];
   if (token !== undefined) options.token = token;

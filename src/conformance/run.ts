@@ -69,6 +69,10 @@ export async function runConformance(
     (op) => options.operations.length === 0 || options.operations.includes(op.operationId),
   );
   const inScope = (op: DocumentedOperation) => options.allowWrites || !isWrite(op.method);
+  // Without a token, a secured operation can only be checked for refusing one.
+  const reachable = (op: DocumentedOperation) =>
+    inScope(op) &&
+    (options.token !== undefined || securityOf(asDocument(document), op).length === 0);
   const created: { path: string; remove: DocumentedOperation }[] = [];
   const steps = [() => examples(), () => probes(), () => credentials(), () => exactIds()];
   try {
@@ -95,6 +99,7 @@ export async function runConformance(
     for (const example of all) {
       if (!options.fresh && !comparableOnAnyData(example)) continue;
       if (!inScope(example.operation)) continue;
+      if (example.credentials && !reachable(example.operation)) continue;
       for (const setup of example.setup) {
         const headers = {
           ...auth(options.token),
@@ -159,7 +164,7 @@ export async function runConformance(
 
   async function probes(): Promise<void> {
     const { fuzzRequest } = schemaArbitraries(document as object);
-    for (const operation of operations.filter(inScope)) {
+    for (const operation of operations.filter(reachable)) {
       const arbitrary = fuzzRequest(operation, PROBE_BODY_LIMIT).filter(
         // A valid write would create data outside --id-range: writes get invalid probes only.
         (probe) => !isWrite(operation.method) || probe.invalid !== undefined,
@@ -270,7 +275,7 @@ export async function runConformance(
           if (answer.status < 300) await readBack(String(id), "created");
         }
       }
-      if (!inScope(list)) continue;
+      if (!reachable(list)) continue;
       const listed = await check(list.operationId, "list for ids", {
         method: "GET",
         target: list.template,
