@@ -61,8 +61,8 @@ export async function startFaultyProxy(
         },
       );
       response.writeHead(answer.status, answer.headers).end(answer.body);
-    } catch {
-      response.writeHead(502).end();
+    } catch (error) {
+      response.writeHead(502).end(String((error as Error & { cause?: unknown }).cause ?? error));
     }
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
