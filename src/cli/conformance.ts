@@ -19,6 +19,7 @@ probes, credentials and scopes, exact int64 ids; every answer against the docume
   --max-requests N          default ${DEFAULT_OPTIONS.maxRequests}
   --rate N                  requests per second, default ${DEFAULT_OPTIONS.rate}
   --timeout 10s             per request (s or ms), default ${DEFAULT_OPTIONS.timeoutMs / 1000}s
+  --max-time 5m             the whole run (s, m), default ${DEFAULT_OPTIONS.maxTimeMs / 60_000}m
   --seed N                  for the probes, default ${DEFAULT_OPTIONS.seed}
   --probes N                probes per operation, default ${DEFAULT_OPTIONS.probesPerOperation}
   --allow-writes            also operations that write (default: read-only operations only)
@@ -52,10 +53,12 @@ const count = (text: string, name: string): number => {
   return n;
 };
 
-function timeoutMs(text: string): number {
-  const match = /^(\d+)(ms|s)?$/.exec(text);
-  if (match === null) throw new UsageError("--timeout takes e.g. 10s or 500ms");
-  return Number(match[1]) * (match[2] === "ms" ? 1 : 1000);
+const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000 };
+
+function milliseconds(text: string, name: string): number {
+  const match = /^(\d{1,6})(ms|s|m)$/.exec(text);
+  if (match === null) throw new UsageError(`${name} takes e.g. 10s, 500ms or 5m`);
+  return Number(match[1]) * (UNIT_MS[match[2] ?? ""] ?? 1000);
 }
 
 function idRange(text: string): ConformanceOptions["idRange"] {
@@ -101,7 +104,10 @@ export function parseConformanceCommand(
         options.rate = count(value, name);
         break;
       case "--timeout":
-        options.timeoutMs = timeoutMs(value);
+        options.timeoutMs = milliseconds(value, name);
+        break;
+      case "--max-time":
+        options.maxTimeMs = milliseconds(value, name);
         break;
       case "--seed":
         options.seed = count(value, name);

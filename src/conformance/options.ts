@@ -15,6 +15,8 @@ export interface ConformanceOptions {
   rate: number;
   /** Per request, milliseconds. */
   timeoutMs: number;
+  /** The whole run, milliseconds: no request starts after it (the clean-up excepted). */
+  maxTimeMs: number;
   seed: number;
   /** operationIds to check; all when empty. */
   operations: readonly string[];
@@ -39,6 +41,7 @@ export const DEFAULT_OPTIONS: Omit<ConformanceOptions, "baseUrl"> = {
   maxRequests: 500,
   rate: 50,
   timeoutMs: 10_000,
+  maxTimeMs: 300_000,
   seed: 20_260_107,
   operations: [],
   allowWrites: false,

@@ -1,5 +1,6 @@
 // Sends a run's requests to the deployment and nowhere else: one origin, at most maxRequests
-// requests (maxWrites of them writes), no faster than the rate, each with its deadline.
+// requests (maxWrites of them writes), no faster than the rate, each with its deadline, none
+// started past the run's.
 import type { Exchange } from "./contract-check.ts";
 import type { ConformanceOptions } from "./options.ts";
 
@@ -27,9 +28,11 @@ export class Sender {
   writes = 0;
   private nextAt = 0;
   private cleaningUp = false;
+  private readonly deadline: number;
   private readonly base: URL;
 
   constructor(private readonly options: ConformanceOptions) {
+    this.deadline = Date.now() + options.maxTimeMs;
     this.base = new URL(options.baseUrl.endsWith("/") ? options.baseUrl : `${options.baseUrl}/`);
   }
 
@@ -48,6 +51,7 @@ export class Sender {
     if (over && this.sent >= this.options.maxRequests) {
       throw new BudgetSpent("--max-requests reached");
     }
+    if (over && Date.now() >= this.deadline) throw new BudgetSpent("--max-time reached");
     if (isWrite(request.method)) {
       if (!this.options.allowWrites) throw new Error(`${request.method} needs --allow-writes`);
       if (over && this.writes >= this.options.maxWrites) {

@@ -55,6 +55,25 @@ describe.each(storeEngines)("conformance of a healthy server ($name)", (engine) 
   });
 });
 
+describe("conformance within its bounds", () => {
+  const database = useTestStore(sqliteEngine);
+  let server: ServerProcess;
+  beforeAll(async () => {
+    server = await startServer({ databaseUrl: database().url });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("when --max-requests is small, then the run sends that many and says where it stopped", async () => {
+    const run = await runConformance(options(server.url, { maxRequests: 7 }));
+
+    expect(run.requests).toBe(7);
+    expect(run.notes).toContain("a step stopped early: --max-requests reached");
+    expect(failures(run)).toEqual([]);
+  });
+});
+
 describe("conformance of scopes", () => {
   const database = useTestStore(sqliteEngine);
   let server: ServerProcess;
