@@ -142,10 +142,11 @@ export async function runConformance(
   }
 
   function compareWithExample(example: RequestExample, answer: Answer, bindings: Bindings) {
-    const broken: string[] = [];
+    // Bodies are compared only for the same status: another status says enough.
     if (answer.status !== example.answer.status) {
-      broken.push(`the example answers ${example.answer.status}, the deployment ${answer.status}`);
+      return [`the example answers ${example.answer.status}, the deployment ${answer.status}`];
     }
+    const broken: string[] = [];
     if (example.answer.body === undefined || example.answer.media?.includes("json") !== true) {
       return broken;
     }
