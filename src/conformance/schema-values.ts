@@ -17,6 +17,8 @@ interface Schema {
   minLength?: number;
   maxLength?: number;
   pattern?: string;
+  example?: unknown;
+  examples?: unknown[];
   enum?: unknown[];
   const?: unknown;
   properties?: Record<string, Schema>;
@@ -56,7 +58,13 @@ interface Part {
 const headerText = fc.stringMatching(/^[\x21-\x7e]{0,40}$/);
 
 /** Values and requests made from the schemas of `document` (its components resolve $refs). */
-export function schemaArbitraries(document: object) {
+export function schemaArbitraries(
+  document: object,
+  // The document's patterns become regular expressions only where the caller allows it: the
+  // service's sources build none at run time. Without one, a patterned string takes the
+  // schema's examples, and gets no invalid value of its own.
+  patternOf?: (source: string) => RegExp,
+) {
   const components = ((document as { components?: { schemas?: Record<string, Schema> } }).components
     ?.schemas ?? {}) as Record<string, Schema>;
 
@@ -121,13 +129,19 @@ export function schemaArbitraries(document: object) {
 
   /** A string the schema accepts: its format's values or any text, then kept to its pattern and lengths. */
   function validText(schema: Schema, longest: number): fc.Arbitrary<string> {
-    const pattern = schema.pattern === undefined ? undefined : new RegExp(schema.pattern, "u");
+    const pattern = schema.pattern === undefined ? undefined : patternOf?.(schema.pattern);
+    const examples = [
+      ...(schema.examples ?? []),
+      ...(schema.example === undefined ? [] : [schema.example]),
+    ];
     const base =
       schema.format === "uri"
         ? validUri(schema)
         : pattern !== undefined
           ? fc.stringMatching(pattern)
-          : validString(schema, longest);
+          : schema.pattern !== undefined && examples.length > 0
+            ? fc.constantFrom(...examples.map(String))
+            : validString(schema, longest);
     return base.filter(
       (text) =>
         (pattern === undefined || pattern.test(text)) &&
@@ -224,8 +238,8 @@ export function schemaArbitraries(document: object) {
     if (type === "string" && schema.maxLength !== undefined) {
       bounds.push(fc.constant("x".repeat(schema.maxLength + 1)));
     }
-    if (type === "string" && schema.pattern !== undefined) {
-      const pattern = new RegExp(schema.pattern, "u");
+    const pattern = schema.pattern === undefined ? undefined : patternOf?.(schema.pattern);
+    if (type === "string" && pattern !== undefined) {
       bounds.push(fc.string({ maxLength: 40 }).filter((text) => !pattern.test(text)));
     }
     if (type === "string" && schema.format === "uri") {
