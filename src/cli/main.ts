@@ -1,8 +1,14 @@
-// The plantstore command line: `plantstore tokens …` against DATABASE_URL's database, read
-// with the same rules as the server (src/config.ts). Exit 2 for a usage mistake, 1 for a failure.
+// The plantstore command line: `plantstore tokens …` and `webhooks …` against DATABASE_URL's
+// database, read with the same rules as the server (src/config.ts); `conformance` against a
+// deployment's URL. Exit 2 for a usage mistake, 1 for a failure.
 import { type Config, ConfigError, loadConfig } from "../config.ts";
 import { databaseLocation, openStore } from "../store/open.ts";
 import type { Store } from "../store/store.ts";
+import {
+  CONFORMANCE_USAGE,
+  parseConformanceCommand,
+  runConformanceCommand,
+} from "./conformance.ts";
 import { parseTokensCommand, TOKENS_USAGE, UsageError } from "./tokens.ts";
 import { parseWebhooksCommand, WEBHOOKS_USAGE } from "./webhooks.ts";
 
@@ -16,11 +22,27 @@ const fail = (message: string, code = 1): number => {
   return code;
 };
 
+const usageOf = (group: string | undefined): string =>
+  group === "webhooks"
+    ? WEBHOOKS_USAGE
+    : group === "conformance"
+      ? CONFORMANCE_USAGE
+      : TOKENS_USAGE;
+
 async function main(args: readonly string[]): Promise<number> {
   const [group, ...rest] = args;
   if (group === "--help" || group === "-h" || rest.includes("--help")) {
-    io.out(`${group === "webhooks" ? WEBHOOKS_USAGE : TOKENS_USAGE}\n`);
+    io.out(`${usageOf(group)}\n`);
     return 0;
+  }
+  // Against a deployment over HTTP: no database, no server configuration.
+  if (group === "conformance") {
+    try {
+      return await runConformanceCommand(parseConformanceCommand(rest, process.env), io);
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      return fail(`${error.message}\n${CONFORMANCE_USAGE}`, 2);
+    }
   }
   let run: (store: Store, config: Config) => Promise<void>;
   try {
@@ -41,8 +63,7 @@ async function main(args: readonly string[]): Promise<number> {
     }
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    const usage = group === "webhooks" ? WEBHOOKS_USAGE : TOKENS_USAGE;
-    return fail(`${error.message}\n${usage}`, 2);
+    return fail(`${error.message}\n${usageOf(group)}`, 2);
   }
   let config: Config;
   try {
