@@ -5,7 +5,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { loadDocument } from "../../src/openapi/document.ts";
-import { AUTH, JSON_TYPE } from "../helpers/app.ts";
+import { call, register } from "../helpers/server-calls.ts";
 import { killLeftoverServers, type ServerProcess, startServer } from "../helpers/server-process.ts";
 import { storeEngines, type TestStore } from "../helpers/stores.ts";
 import { eventually, type Receiver, startReceiver } from "../helpers/webhook-receiver.ts";
@@ -32,22 +32,6 @@ const FAST = {
   PLANTSTORE_WEBHOOK_RETRY_SCHEDULE: "1s,1s,1s",
   PLANTSTORE_WEBHOOK_TIMEOUT_MS: "2000",
   PLANTSTORE_WEBHOOK_LEASE_MS: "4000",
-};
-
-async function call(server: ServerProcess, method: string, path: string, body?: unknown) {
-  const response = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { ...AUTH, ...(body === undefined ? {} : JSON_TYPE) },
-    ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  return { status: response.status, text, body: text === "" ? undefined : JSON.parse(text) };
-}
-
-const register = async (server: ServerProcess, url: string) => {
-  const answer = await call(server, "POST", "/webhook-endpoints", { url });
-  expect(answer.status, JSON.stringify(answer.body)).toBe(201);
-  return answer.body as { id: string; secret: string };
 };
 
 describe.each(storeEngines)("webhook delivery: $name", (engine) => {

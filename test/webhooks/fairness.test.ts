@@ -1,7 +1,8 @@
 // Webhooks under hostile receivers, on a real server: receivers that accept and never answer
 // hold up no one else, and an endpoint deleted or answering 410 gets nothing more.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AUTH, JSON_TYPE, plantJson, uniqueId } from "../helpers/app.ts";
+import { plantJson, uniqueId } from "../helpers/app.ts";
+import { call, register } from "../helpers/server-calls.ts";
 import { killLeftoverServers, type ServerProcess, startServer } from "../helpers/server-process.ts";
 import { storeEngines, type TestStore } from "../helpers/stores.ts";
 import { eventually, type Receiver, startReceiver } from "../helpers/webhook-receiver.ts";
@@ -12,21 +13,6 @@ const SETTINGS = {
   PLANTSTORE_WEBHOOK_TIMEOUT_MS: "3000",
   PLANTSTORE_WEBHOOK_LEASE_MS: "6000",
   PLANTSTORE_WEBHOOK_MAX_ENDPOINTS: "100",
-};
-
-async function call(server: ServerProcess, method: string, path: string, body?: string) {
-  const response = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { ...AUTH, ...(body === undefined ? {} : JSON_TYPE) },
-    ...(body === undefined ? {} : { body }),
-  });
-  return { status: response.status, body: await response.text() };
-}
-
-const register = async (server: ServerProcess, url: string): Promise<string> => {
-  const answer = await call(server, "POST", "/webhook-endpoints", JSON.stringify({ url }));
-  expect(answer.status, answer.body).toBe(201);
-  return (JSON.parse(answer.body) as { id: string }).id;
 };
 
 describe.each(storeEngines)("webhook delivery under hostile receivers: $name", (engine) => {
@@ -70,7 +56,7 @@ describe.each(storeEngines)("webhook delivery under hostile receivers: $name", (
       return "handled";
     });
     receivers.push(slow);
-    const id = await register(server, slow.url);
+    const { id } = await register(server, slow.url);
     for (let i = 0; i < 30; i++) {
       await call(server, "POST", "/plants", plantJson(uniqueId(), "Gone soon"));
     }
