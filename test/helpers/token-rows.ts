@@ -1,5 +1,5 @@
-// Fills a token table fast, in one SQL statement on a connection of its own, for tests that
-// need a large table: create() would commit (and flush to disk) one row at a time.
+// Fills a token table (or a delivery log) fast, in one SQL statement on a connection of its own,
+// for tests that need a large table: create() would commit (and flush to disk) one row at a time.
 import { randomBytes } from "node:crypto";
 import Database from "better-sqlite3";
 import postgres from "postgres";
@@ -18,30 +18,21 @@ export async function insertTokenRows(
   const prefix = `bulk-${randomBytes(6).toString("hex")}`;
   const now = new Date();
   const revokedAt = options.revokedAt ?? null;
-  if (databaseUrl.startsWith("sqlite:")) {
-    const db = new Database(databaseUrl.slice("sqlite:".length));
-    try {
-      db.pragma("busy_timeout = 5000");
-      db.prepare<[number, string, string, number, number | null]>(
-        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
-         INSERT INTO api_tokens (id, name, hash, created_at, revoked_at)
-         SELECT 'tok_' || ? || i, ? || '-' || i, lower(hex(randomblob(32))), ?, ? FROM n`,
-      ).run(count, prefix, prefix, now.getTime(), revokedAt?.getTime() ?? null);
-    } finally {
-      db.close();
-    }
-    return;
-  }
-  const sql = postgres(databaseUrl, { max: 1, onnotice: () => undefined });
-  try {
-    await sql`
+  await onConnection(databaseUrl, {
+    sqlite: (db) =>
+      db
+        .prepare<[number, string, string, number, number | null]>(
+          `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+           INSERT INTO api_tokens (id, name, hash, created_at, revoked_at)
+           SELECT 'tok_' || ? || i, ? || '-' || i, lower(hex(randomblob(32))), ?, ? FROM n`,
+        )
+        .run(count, prefix, prefix, now.getTime(), revokedAt?.getTime() ?? null),
+    postgres: (sql) => sql`
       INSERT INTO api_tokens (id, name, hash, created_at, revoked_at)
       SELECT 'tok_' || ${prefix} || i, ${prefix} || '-' || i,
              encode(sha256((${prefix} || i)::bytea), 'hex'), ${now}, ${revokedAt}
-      FROM generate_series(1, ${count}) AS i`;
-  } finally {
-    await sql.end({ timeout: 1 });
-  }
+      FROM generate_series(1, ${count}) AS i`,
+  });
 }
 
 /** Inserts `count` pending deliveries to `endpointId`, made now, in one statement. */
@@ -51,17 +42,39 @@ export async function insertPendingDeliveries(
   count: number,
 ): Promise<void> {
   const now = Date.now();
+  await onConnection(databaseUrl, {
+    sqlite: (db) =>
+      db
+        .prepare<[{ count: number; endpoint: string; now: number }]>(
+          `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < @count)
+           INSERT INTO webhook_deliveries (id, endpoint_id, plant_id, body, status, attempts,
+             next_attempt_at, created_at, updated_at)
+           SELECT 'msg_bulk' || i, @endpoint, i, '{}', 'pending', 0, @now + 3600000, @now, @now
+           FROM n`,
+        )
+        .run({ count, endpoint: endpointId, now }),
+    postgres: (sql) => sql`
+      INSERT INTO webhook_deliveries (id, endpoint_id, plant_id, body, status, attempts,
+        next_attempt_at, created_at, updated_at)
+      SELECT 'msg_bulk' || i, ${endpointId}, i, '{}', 'pending', 0,
+             now() + interval '1 hour', now(), now()
+      FROM generate_series(1, ${count}::int4) AS i`,
+  });
+}
+
+/** Runs one statement on a connection of its own to the database, whichever its engine. */
+async function onConnection(
+  databaseUrl: string,
+  run: {
+    sqlite: (db: Database.Database) => unknown;
+    postgres: (sql: postgres.Sql) => Promise<unknown>;
+  },
+): Promise<void> {
   if (databaseUrl.startsWith("sqlite:")) {
     const db = new Database(databaseUrl.slice("sqlite:".length));
     try {
       db.pragma("busy_timeout = 5000");
-      db.prepare<[{ count: number; endpoint: string; now: number }]>(
-        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < @count)
-         INSERT INTO webhook_deliveries (id, endpoint_id, plant_id, body, status, attempts,
-           next_attempt_at, created_at, updated_at)
-         SELECT 'msg_bulk' || i, @endpoint, i, '{}', 'pending', 0, @now + 3600000, @now, @now
-         FROM n`,
-      ).run({ count, endpoint: endpointId, now });
+      run.sqlite(db);
     } finally {
       db.close();
     }
@@ -69,12 +82,7 @@ export async function insertPendingDeliveries(
   }
   const sql = postgres(databaseUrl, { max: 1, onnotice: () => undefined });
   try {
-    await sql`
-      INSERT INTO webhook_deliveries (id, endpoint_id, plant_id, body, status, attempts,
-        next_attempt_at, created_at, updated_at)
-      SELECT 'msg_bulk' || i, ${endpointId}, i, '{}', 'pending', 0,
-             now() + interval '1 hour', now(), now()
-      FROM generate_series(1, ${count}::int4) AS i`;
+    await run.postgres(sql);
   } finally {
     await sql.end({ timeout: 1 });
   }
