@@ -33,23 +33,59 @@ async function withStore<T>(
 }
 
 /** Registers an endpoint as POST /webhook-endpoints stores one; returns its id. */
-export function insertEndpoint(store: StoreLocation, url: string): Promise<string> {
-  const id = timeOrderedId("ep_");
-  const secret = newWebhookSecret();
+export async function insertEndpoint(store: StoreLocation, url: string): Promise<string> {
+  return (await insertEndpoints(store, url, 1))[0] as string;
+}
+
+/** Registers `count` endpoints to one URL; returns their ids. */
+export function insertEndpoints(
+  store: StoreLocation,
+  url: string,
+  count: number,
+): Promise<string[]> {
+  const ids = Array.from({ length: count }, () => timeOrderedId("ep_"));
   const now = Date.now();
   return withStore(
     store,
     (db) => {
-      db.prepare(
+      const insert = db.prepare(
         "INSERT INTO webhook_endpoints (id, url, description, secret, created_at) VALUES (?, ?, 'bench', ?, ?)",
-      ).run(id, url, secret, now);
-      return id;
+      );
+      db.transaction(() => {
+        for (const id of ids) insert.run(id, url, newWebhookSecret(), now);
+      })();
+      return ids;
     },
     async (sql) => {
       await sql`INSERT INTO webhook_endpoints (id, url, description, secret, created_at)
-                VALUES (${id}, ${url}, 'bench', ${secret}, clock_timestamp())`;
-      return id;
+                SELECT id, ${url}, 'bench', secret, clock_timestamp()
+                FROM unnest(${ids}::text[], ${ids.map(() => newWebhookSecret())}::text[])
+                  AS t(id, secret)`;
+      return ids;
     },
+  );
+}
+
+/** Bytes the webhook events and deliveries take, with their indexes. */
+export function webhookBytes(store: StoreLocation): Promise<number> {
+  return withStore(
+    store,
+    (db) =>
+      Number(
+        db
+          .prepare(
+            "SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name LIKE 'webhook_events%' OR name LIKE 'webhook_deliveries%'",
+          )
+          .pluck()
+          .get(),
+      ),
+    async (sql) =>
+      Number(
+        (
+          await sql`SELECT (pg_total_relation_size('webhook_events')
+                            + pg_total_relation_size('webhook_deliveries'))::text AS n`
+        )[0]?.["n"] ?? 0,
+      ),
   );
 }
 
@@ -71,14 +107,20 @@ export function preloadDeliveries(
     (db) => {
       db.prepare(
         `WITH RECURSIVE g(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM g WHERE x < @count - 1)
+         INSERT INTO webhook_events (id, type, subject_id, body, created_at, fanned_out)
+         SELECT 900000000000 + x, 'newPlant', 900000000000 + x,
+                '{"id":' || (900000000000 + x) || ',"name":"backlog plant ' || x || '"}',
+                @now - @day + CAST(x * @step AS INTEGER), 1
+         FROM g`,
+      ).run({ count, now, day: DAY_MS, step });
+      db.prepare(
+        `WITH RECURSIVE g(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM g WHERE x < @count - 1)
          INSERT INTO webhook_deliveries
-           (id, endpoint_id, plant_id, body, status, attempts, next_attempt_at, last_error,
+           (id, endpoint_id, event_id, status, attempts, next_attempt_at, last_error,
             created_at, updated_at)
          SELECT printf('msg_%012x', @now - @day + CAST(x * @step AS INTEGER))
                   || lower(hex(randomblob(10))),
-                @endpoint, 900000000000 + x,
-                '{"id":' || (900000000000 + x) || ',"name":"backlog plant ' || x || '"}',
-                'pending', x % 7,
+                @endpoint, 900000000000 + x, 'pending', x % 7,
                 CASE WHEN x % ${DUE_NOW_EVERY} = 0 THEN @now - x % 60000
                      ELSE @now + CAST(x * @step AS INTEGER) END,
                 CASE WHEN x % 7 > 0 THEN 'connect ECONNREFUSED' END,
@@ -88,21 +130,26 @@ export function preloadDeliveries(
     },
     async (sql) => {
       await sql`
+        INSERT INTO webhook_events (id, type, subject_id, body, created_at, fanned_out)
+        SELECT 900000000000 + x, 'newPlant', 900000000000 + x,
+               '{"id":' || (900000000000 + x) || ',"name":"backlog plant ' || x || '"}',
+               to_timestamp((${now}::int8 - ${DAY_MS}::int8 + (x * ${step}::float8)::int8) / 1000.0),
+               true
+        FROM generate_series(0, ${count - 1}::int8) AS x`;
+      await sql`
         INSERT INTO webhook_deliveries
-          (id, endpoint_id, plant_id, body, status, attempts, next_attempt_at, last_error,
+          (id, endpoint_id, event_id, status, attempts, next_attempt_at, last_error,
            created_at, updated_at)
         SELECT 'msg_' || lpad(to_hex(${now}::int8 - ${DAY_MS}::int8 + (x * ${step}::float8)::int8), 12, '0')
                  || substr(md5(x::text), 1, 20),
-               ${endpointId}, 900000000000 + x,
-               '{"id":' || (900000000000 + x) || ',"name":"backlog plant ' || x || '"}',
-               'pending', x % 7,
+               ${endpointId}, 900000000000 + x, 'pending', x % 7,
                to_timestamp((CASE WHEN x % ${DUE_NOW_EVERY} = 0 THEN ${now}::int8 - x % 60000
                                   ELSE ${now}::int8 + (x * ${step}::float8)::int8 END) / 1000.0),
                CASE WHEN x % 7 > 0 THEN 'connect ECONNREFUSED' END,
                to_timestamp((${now}::int8 - ${DAY_MS}::int8 + (x * ${step}::float8)::int8) / 1000.0),
                to_timestamp(${now}::int8 / 1000.0)
         FROM generate_series(0, ${count - 1}::int8) AS x`;
-      await sql`ANALYZE webhook_deliveries`;
+      await sql`ANALYZE webhook_events, webhook_deliveries`;
     },
   );
 }

@@ -8,6 +8,9 @@
 //   slots stay busy and it does next to nothing: the outbox's write alone.
 // - backlog: one endpoint nobody listens at and `--pending` deliveries preloaded (some due
 //   now, the rest over the next day), against the same endpoint and none pending; peak RSS.
+// - fan-out: 1,000 endpoints registered against one, no deliverer running on either
+//   (PLANTSTORE_WEBHOOK_SEND=false): what a create costs, and the bytes of webhook rows it
+//   stores, as the number of endpoints grows.
 import { mkdtempSync, rmSync } from "node:fs";
 import { createConnection } from "node:net";
 import { cpus, release, tmpdir } from "node:os";
@@ -20,9 +23,11 @@ import { commitOf, cores, median, pinSelf, serviceCommand, wholeNumber } from ".
 import { type ServiceOnStore, startServiceOnStore } from "./service-store.ts";
 import {
   insertEndpoint,
+  insertEndpoints,
   pendingDeliveries,
   preloadDeliveries,
   storedPlants,
+  webhookBytes,
 } from "./webhook-store.ts";
 
 const USAGE = `usage: npm run bench:webhooks -- [options]
@@ -33,7 +38,7 @@ const USAGE = `usage: npm run bench:webhooks -- [options]
   --drain S         seconds after the load before the backlog is read (10)
   --pending N       deliveries preloaded for the backlog pair (1000000)
   --engines LIST    sqlite,postgres (sqlite, plus postgres when TEST_DATABASE_URL is set)
-  --only LIST       some of delivering,outbox,backlog (all three)
+  --only LIST       some of delivering,outbox,backlog,fan-out (all four)
   --env NAME=VALUE  a setting for both services, e.g. PLANTSTORE_WEBHOOK_ENDPOINT_CONCURRENCY=32
                     (repeatable)`;
 
@@ -74,7 +79,9 @@ for (const engine of engines) {
     throw new Error("--engines postgres needs TEST_DATABASE_URL");
   }
 }
-const PAIRS = ["delivering", "outbox", "backlog"] as const;
+const PAIRS = ["delivering", "outbox", "backlog", "fan-out"] as const;
+/** Endpoints registered for the fan-out pair's "with" service. */
+const FAN_OUT_ENDPOINTS = 1000;
 type Pair = (typeof PAIRS)[number];
 const pairs = (values.only ?? PAIRS.join(",")).split(",") as Pair[];
 if (!pairs.every((pair) => PAIRS.includes(pair))) {
@@ -108,6 +115,8 @@ interface Row {
   delivered?: { plants: number; atEnd: number; after: number; distinct: number; pending: number };
   /** backlog: failed attempts the deliverer made during the round. */
   attempts?: number;
+  /** fan-out: bytes of webhook rows stored per plant created, with and without. */
+  bytesPerCreate?: [number, number];
 }
 const rows: Row[] = [];
 
@@ -152,6 +161,7 @@ async function startPair(
   engine: "sqlite" | "postgres",
   prepareWith: Parameters<typeof startServiceOnStore>[0]["prepare"],
   prepareWithout: Parameters<typeof startServiceOnStore>[0]["prepare"],
+  env: Record<string, string> = {},
 ): Promise<[ServiceOnStore, ServiceOnStore]> {
   const spec = (name: string, prepare: typeof prepareWith) => ({
     engine,
@@ -161,7 +171,7 @@ async function startPair(
     name: `${engine}_${name}`,
     plants: 0,
     cores: SERVER_CORE,
-    env: WEBHOOK_ENV,
+    env: { ...WEBHOOK_ENV, ...env },
     ...(prepare === undefined ? {} : { prepare }),
   });
   const withWork = await startServiceOnStore(spec("with", prepareWith));
@@ -255,12 +265,43 @@ async function backlogRound(engine: "sqlite" | "postgres", round: number) {
   }
 }
 
+async function fanOutRound(engine: "sqlite" | "postgres", round: number) {
+  const [many, one] = await startPair(
+    engine,
+    async (store) => void (await insertEndpoints(store, DOWN_URL, FAN_OUT_ENDPOINTS)),
+    async (store) => void (await insertEndpoint(store, DOWN_URL)),
+    { PLANTSTORE_WEBHOOK_SEND: "false" },
+  );
+  try {
+    const measured = await loadInTurn(
+      round,
+      { server: many.server, stored: [] },
+      { server: one.server, stored: [] },
+      "create",
+      100_000_000 * round,
+      load,
+    );
+    const perCreate = async ({ store }: ServiceOnStore) =>
+      (await webhookBytes(store)) / Math.max(1, await storedPlants(store));
+    rows.push({
+      engine,
+      pair: "fan-out",
+      round,
+      measured,
+      rssMb: [many.server.peakRss().totalMb, one.server.peakRss().totalMb],
+      bytesPerCreate: [await perCreate(many), await perCreate(one)],
+    });
+  } finally {
+    await stopPair([many, one]);
+  }
+}
+
 if (await isListening(9)) throw new Error("something listens at 127.0.0.1:9: the receiver 'down'");
 pinSelf(true);
 let finished = false;
 try {
   for (const engine of engines as ("sqlite" | "postgres")[]) {
-    const toReceiver = pairs.filter((pair) => pair !== "backlog");
+    const toReceiver = pairs.filter((pair) => pair === "delivering" || pair === "outbox");
     if (toReceiver.length > 0) {
       const receiver = await startServer({
         command: [process.execPath, "--import", "tsx", "scripts/bench/webhook-receiver.ts"],
@@ -285,6 +326,12 @@ try {
       for (let round = 1; round <= rounds; round++) {
         process.stderr.write(`bench:webhooks: ${engine}, backlog, round ${round} of ${rounds}\n`);
         await withDeadline(backlogRound(engine, round), "a round");
+      }
+    }
+    if (pairs.includes("fan-out")) {
+      for (let round = 1; round <= rounds; round++) {
+        process.stderr.write(`bench:webhooks: ${engine}, fan-out, round ${round} of ${rounds}\n`);
+        await withDeadline(fanOutRound(engine, round), "a round");
       }
     }
   }
@@ -313,10 +360,13 @@ out(
 out("|---|---|---:|---|---|---:|---:|---|---|");
 for (const row of rows) {
   const d = row.delivered;
+  const bytes = row.bytesPerCreate;
   const deliveries =
     d !== undefined
       ? `${d.plants} plants; received ${d.atEnd} at the end, ${d.after} (${d.distinct} distinct) ${drainSeconds} s later; ${d.pending} pending`
-      : `${pending} preloaded; ${row.attempts} failed attempts`;
+      : bytes !== undefined
+        ? `${FAN_OUT_ENDPOINTS} endpoints against 1: ${Math.round(bytes[0])} and ${Math.round(bytes[1])} bytes of webhook rows a create`
+        : `${pending} preloaded; ${row.attempts} failed attempts`;
   out(
     `| ${row.engine} | ${row.pair} | ${row.round} | ${cell(row.measured[0])} | ${cell(row.measured[1])} | ${rate(row).toFixed(3)} | ${cpu(row).toFixed(3)} | ${Math.round(row.rssMb[0])}, ${Math.round(row.rssMb[1])} | ${deliveries} |`,
   );
@@ -329,7 +379,13 @@ for (const engine of engines) {
     if (these.length === 0) continue;
     const rss = these.map((row) => row.rssMb[0] - row.rssMb[1]);
     let line = `${engine}, ${pair}: req/s ${range(these.map(rate))}, CPU ${range(these.map(cpu))}, peak RSS with − without ${range(rss, 0)} MB`;
-    if (pair !== "backlog") {
+    if (pair === "fan-out") {
+      const ratios = these.map(
+        (row) => (row.bytesPerCreate?.[0] ?? 0) / (row.bytesPerCreate?.[1] ?? 1),
+      );
+      line += `; bytes a create, ${FAN_OUT_ENDPOINTS} endpoints ÷ 1: ${range(ratios)}`;
+    }
+    if (pair === "delivering" || pair === "outbox") {
       const left = these.map((row) => row.delivered?.pending ?? 0);
       line += `; pending ${drainSeconds} s after the load: ${left.join(", ")}`;
     }

@@ -92,6 +92,27 @@ const MIGRATIONS: readonly Migration[] = [
                 'until', (extract(epoch FROM previous_secret_until) * 1000)::int8))
           WHERE previous_secret IS NOT NULL AND previous_secret_until IS NOT NULL`,
   },
+  {
+    name: "an event is stored once, deliveries reference it",
+    // A write records one webhook_events row (src/store/outbox.ts); the deliverer fans it out.
+    // Each existing delivery becomes an event of its own, already fanned out.
+    sql: `CREATE TABLE webhook_events (
+            id         BIGSERIAL PRIMARY KEY,
+            type       TEXT NOT NULL,
+            subject_id BIGINT,
+            body       TEXT NOT NULL,
+            created_at TIMESTAMPTZ NOT NULL,
+            fanned_out BOOLEAN NOT NULL DEFAULT false
+          );
+          CREATE INDEX webhook_events_unfanned ON webhook_events (id) WHERE NOT fanned_out;
+          ALTER TABLE webhook_deliveries ADD COLUMN event_id BIGINT;
+          UPDATE webhook_deliveries SET event_id = nextval('webhook_events_id_seq');
+          INSERT INTO webhook_events (id, type, subject_id, body, created_at, fanned_out)
+            SELECT event_id, 'newPlant', plant_id, body, created_at, true FROM webhook_deliveries;
+          ALTER TABLE webhook_deliveries ALTER COLUMN event_id SET NOT NULL,
+            DROP COLUMN plant_id, DROP COLUMN body;
+          CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_id)`,
+  },
 ];
 
 /** The migrations this build knows, by version (1 first): what plantstore_migrations records. */
@@ -99,7 +120,11 @@ export const POSTGRES_MIGRATIONS: readonly { version: number; name: string }[] =
   ({ name }, index) => ({ version: index + 1, name }),
 );
 
-export async function migratePostgres(sql: PostgresClient): Promise<MigrationResult> {
+/** Migrates to the latest version, or to `upTo` (a test of one migration's upgrade). */
+export async function migratePostgres(
+  sql: PostgresClient,
+  upTo = MIGRATIONS.length,
+): Promise<MigrationResult> {
   await createBookkeeping(sql);
   return sql.begin(async (tx) => {
     // Every migrating instance waits here for the one before it to commit.
@@ -110,14 +135,14 @@ export async function migratePostgres(sql: PostgresClient): Promise<MigrationRes
     if (from > MIGRATIONS.length) {
       throw new SchemaTooNewError(from, MIGRATIONS.length);
     }
-    for (const [index, migration] of MIGRATIONS.entries()) {
+    for (const [index, migration] of MIGRATIONS.slice(0, upTo).entries()) {
       if (index < from) continue;
       // The simple protocol, so one migration may hold several statements.
       await tx.unsafe(migration.sql).simple();
       await tx`INSERT INTO plantstore_migrations (version, name)
                VALUES (${index + 1}, ${migration.name})`;
     }
-    return { from, to: Math.max(from, MIGRATIONS.length) };
+    return { from, to: Math.max(from, upTo) };
   });
 }
 

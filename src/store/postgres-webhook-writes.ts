@@ -7,6 +7,7 @@ import type { PostgresTransaction } from "./postgres-writes.ts";
 import {
   type ClaimedDelivery,
   ENDPOINT_DISABLED,
+  FAN_OUT_ROWS,
   type RetiredSecret,
   retiredAfterRotation,
   type WebhookDelivery,
@@ -17,6 +18,7 @@ type WebhookWriteName =
   | "createWebhookEndpoint"
   | "deleteWebhookEndpoint"
   | "rotateWebhookSecret"
+  | "fanOutWebhookEvents"
   | "claimWebhookDeliveries"
   | "completeWebhookDelivery"
   | "releaseWebhookDeliveries"
@@ -53,6 +55,37 @@ export const deliveryFromPostgres = (row: PostgresDeliveryRow): WebhookDelivery 
   createdAt: row.created_at,
 });
 
+/** A delivery's columns with its event's subject, from `d` and `ev`. */
+export const DELIVERY_COLUMNS = `d.id, d.endpoint_id, ev.subject_id AS plant_id, d.status, d.attempts,
+  d.last_status, d.last_error, d.next_attempt_at, d.created_at`;
+
+/**
+ * Fans the oldest events out into one pending delivery per endpoint enabled and registered by
+ * then, at most FAN_OUT_ROWS deliveries at a time (always one event); how many it made. Events
+ * another instance is fanning out are skipped; the endpoints are held (FOR KEY SHARE) so that a delete waits.
+ */
+async function fanOut(tx: PostgresTransaction): Promise<number> {
+  const { count } = await tx`
+    WITH events AS (
+      UPDATE webhook_events SET fanned_out = true
+      WHERE id IN (
+        SELECT id FROM webhook_events WHERE NOT fanned_out ORDER BY id
+        LIMIT greatest(1, ${FAN_OUT_ROWS}::int4 / greatest(1, (
+          SELECT count(*) FROM webhook_endpoints WHERE disabled_at IS NULL)::int4))
+        FOR UPDATE SKIP LOCKED)
+      RETURNING id, created_at
+    ), endpoints AS (
+      SELECT id, created_at FROM webhook_endpoints WHERE disabled_at IS NULL FOR KEY SHARE
+    )
+    INSERT INTO webhook_deliveries
+      (id, endpoint_id, event_id, status, attempts, next_attempt_at, created_at, updated_at)
+    SELECT 'msg_' || lpad(to_hex((extract(epoch FROM ev.created_at) * 1000)::int8), 12, '0')
+             || substr(replace(gen_random_uuid()::text, '-', ''), 1, 20),
+           e.id, ev.id, 'pending', 0, clock_timestamp(), ev.created_at, clock_timestamp()
+    FROM events AS ev JOIN endpoints AS e ON e.created_at <= ev.created_at`;
+  return count;
+}
+
 /** Each write of the run in turn: these are rare next to creates, one statement or two each. */
 const oneByOne =
   <N extends WebhookWriteName>(
@@ -79,8 +112,10 @@ export const postgresWebhookWrites: { [N in WebhookWriteName]: ApplyRun<N> } = {
     },
   ),
   deleteWebhookEndpoint: oneByOne(async (tx, { id }) => {
-    await tx`DELETE FROM webhook_deliveries WHERE endpoint_id = ${id}`;
+    // The endpoint first: a fan-out holding it (FOR KEY SHARE) commits before, and the
+    // deliveries' DELETE then sees what it made.
     const { count } = await tx`DELETE FROM webhook_endpoints WHERE id = ${id}`;
+    await tx`DELETE FROM webhook_deliveries WHERE endpoint_id = ${id}`;
     return { outcome: count === 1 ? "deleted" : "absent" };
   }),
   rotateWebhookSecret: oneByOne(async (tx, { id, secret, overlapMs }) => {
@@ -95,8 +130,10 @@ export const postgresWebhookWrites: { [N in WebhookWriteName]: ApplyRun<N> } = {
              WHERE id = ${id}`;
     return { outcome: "rotated" };
   }),
+  fanOutWebhookEvents: oneByOne(async (tx) => ({ outcome: "fanned", count: await fanOut(tx) })),
   claimWebhookDeliveries: oneByOne(
     async (tx, { owner, leaseMs, limit, perEndpoint, free, after }) => {
+      await fanOut(tx);
       const busy = Object.keys(free);
       // Per endpoint, an index range scan of its due deliveries (webhook_deliveries_due), at most
       // its free slots, so that one endpoint's backlog never fills a claim meant for all.
@@ -122,9 +159,9 @@ export const postgresWebhookWrites: { [N in WebhookWriteName]: ApplyRun<N> } = {
           AS s(id, free) ON s.id = e.id
         WHERE e.disabled_at IS NULL
       ), picked AS (
-        SELECT d.id, slots.url, slots.secrets
+        SELECT d.id, d.event_id, slots.url, slots.secrets
         FROM slots CROSS JOIN LATERAL (
-          SELECT id FROM webhook_deliveries
+          SELECT id, event_id FROM webhook_deliveries
           WHERE endpoint_id = slots.id AND status = 'pending'
             AND next_attempt_at <= clock_timestamp()
           ORDER BY next_attempt_at LIMIT slots.free
@@ -136,8 +173,9 @@ export const postgresWebhookWrites: { [N in WebhookWriteName]: ApplyRun<N> } = {
       UPDATE webhook_deliveries AS d
       SET next_attempt_at = clock_timestamp() + ${ms(leaseMs)}::interval,
           lease_until = clock_timestamp() + ${ms(leaseMs)}::interval, lease_owner = ${owner}
-      FROM picked WHERE d.id = picked.id
-      RETURNING d.id, d.endpoint_id, d.body, d.attempts, picked.url, picked.secrets`;
+      FROM picked JOIN webhook_events AS ev ON ev.id = picked.event_id
+      WHERE d.id = picked.id
+      RETURNING d.id, d.endpoint_id, ev.body, d.attempts, picked.url, picked.secrets`;
       const deliveries: ClaimedDelivery[] = rows.map((row) => ({
         id: row.id,
         endpointId: row.endpoint_id,
@@ -182,12 +220,12 @@ export const postgresWebhookWrites: { [N in WebhookWriteName]: ApplyRun<N> } = {
   }),
   retryWebhookDelivery: oneByOne(async (tx, { endpointId, id }) => {
     const [row] = await tx<PostgresDeliveryRow[]>`
-      UPDATE webhook_deliveries
+      UPDATE webhook_deliveries AS d
       SET status = 'pending', attempts = 0, next_attempt_at = clock_timestamp(),
           lease_until = NULL, lease_owner = NULL, updated_at = clock_timestamp()
-      WHERE id = ${id} AND endpoint_id = ${endpointId}
-      RETURNING id, endpoint_id, plant_id, status, attempts, last_status, last_error,
-                next_attempt_at, created_at`;
+      FROM webhook_events AS ev
+      WHERE d.id = ${id} AND d.endpoint_id = ${endpointId} AND ev.id = d.event_id
+      RETURNING ${tx.unsafe(DELIVERY_COLUMNS)}`;
     if (row === undefined) return { outcome: "absent" };
     await tx`UPDATE webhook_endpoints SET disabled_at = NULL WHERE id = ${endpointId}`;
     return { outcome: "retried", delivery: deliveryFromPostgres(row) };
@@ -198,6 +236,13 @@ export const postgresWebhookWrites: { [N in WebhookWriteName]: ApplyRun<N> } = {
         SELECT id FROM webhook_deliveries
         WHERE status <> 'pending' AND updated_at < ${new Date(before)}
         LIMIT ${limit}::int4)`;
-    return { outcome: "purged", count };
+    // Events fanned out whose deliveries are all gone (purged, or their endpoint deleted).
+    const events = await tx`
+      DELETE FROM webhook_events WHERE id IN (
+        SELECT id FROM webhook_events AS ev
+        WHERE fanned_out AND created_at < ${new Date(before)}
+          AND NOT EXISTS (SELECT 1 FROM webhook_deliveries AS d WHERE d.event_id = ev.id)
+        LIMIT ${limit - count}::int4)`;
+    return { outcome: "purged", count: count + events.count };
   }),
 };

@@ -1,8 +1,12 @@
-// The reads of a WebhookStore on PostgreSQL (its writes are webhookWrites on the write path).
+// The reads of a WebhookStore on PostgreSQL (its writes are webhookStore's, on the write path).
 import type { BoundedCalls } from "./postgres-deadlines.ts";
 import { asStoreError } from "./postgres-errors.ts";
-import { deliveryFromPostgres, type PostgresDeliveryRow } from "./postgres-webhook-writes.ts";
-import { BACKLOG_COUNTED_UP_TO, type WebhookEndpoint, type WebhookStore } from "./webhooks.ts";
+import {
+  DELIVERY_COLUMNS,
+  deliveryFromPostgres,
+  type PostgresDeliveryRow,
+} from "./postgres-webhook-writes.ts";
+import { BACKLOG_COUNTED_UP_TO, type WebhookEndpoint, type WebhookReads } from "./webhooks.ts";
 
 interface EndpointRow {
   id: string;
@@ -20,12 +24,7 @@ const endpointFrom = (row: EndpointRow): WebhookEndpoint => ({
   disabledAt: row.disabled_at,
 });
 
-export function postgresWebhookReads(
-  calls: BoundedCalls,
-): Pick<
-  WebhookStore,
-  "getEndpoint" | "listEndpoints" | "listDeliveries" | "backlog" | "nextDueInMs"
-> {
+export function postgresWebhookReads(calls: BoundedCalls): WebhookReads {
   const mapped = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
       return await work();
@@ -42,10 +41,13 @@ export function postgresWebhookReads(
   return {
     nextDueInMs: () =>
       mapped(async () => {
-        // Per endpoint, the first entry of its range of webhook_deliveries_due; the server's clock.
+        // An event to fan out is due now; else, per endpoint, the first entry of its range of
+        // webhook_deliveries_due; the server's clock.
         const [row] = await calls.read(
           (q) => q<{ due: number | null }[]>`
-            SELECT (extract(epoch FROM min(first) - clock_timestamp()) * 1000)::float8 AS due
+            SELECT CASE WHEN EXISTS (SELECT 1 FROM webhook_events WHERE NOT fanned_out) THEN 0
+                   ELSE (extract(epoch FROM min(first) - clock_timestamp()) * 1000)::float8
+                   END AS due
             FROM (SELECT (SELECT next_attempt_at FROM webhook_deliveries AS d
                           WHERE d.endpoint_id = e.id AND d.status = 'pending'
                           ORDER BY next_attempt_at LIMIT 1) AS first
@@ -72,11 +74,10 @@ export function postgresWebhookReads(
         if ((await endpoint(endpointId)).length === 0) return undefined;
         const rows = await calls.read(
           (q) => q<PostgresDeliveryRow[]>`
-            SELECT id, endpoint_id, plant_id, status, attempts, last_status, last_error,
-                   next_attempt_at, created_at
-            FROM webhook_deliveries
-            WHERE endpoint_id = ${endpointId} AND id > ${after ?? ""}
-            ORDER BY id LIMIT ${limit}::int4`,
+            SELECT ${q.unsafe(DELIVERY_COLUMNS)}
+            FROM webhook_deliveries AS d JOIN webhook_events AS ev ON ev.id = d.event_id
+            WHERE d.endpoint_id = ${endpointId} AND d.id > ${after ?? ""}
+            ORDER BY d.id LIMIT ${limit}::int4`,
         );
         return { deliveries: rows.map(deliveryFromPostgres), full: rows.length >= limit };
       }),
@@ -86,9 +87,12 @@ export function postgresWebhookReads(
           (q) => q<{ pending: string; oldest: Date | null }[]>`
             SELECT (SELECT count(*) FROM (
                       SELECT 1 FROM webhook_deliveries WHERE status = 'pending'
+                      UNION ALL SELECT 1 FROM webhook_events WHERE NOT fanned_out
                       LIMIT ${BACKLOG_COUNTED_UP_TO}) AS counted)::text AS pending,
-                   (SELECT min(created_at) FROM webhook_deliveries
-                    WHERE status = 'pending') AS oldest`,
+                   least((SELECT min(created_at) FROM webhook_deliveries
+                          WHERE status = 'pending'),
+                         (SELECT created_at FROM webhook_events WHERE NOT fanned_out
+                          ORDER BY id LIMIT 1)) AS oldest`,
         );
         return { pending: Number(row?.pending ?? 0), oldestCreatedAt: row?.oldest ?? null };
       }),

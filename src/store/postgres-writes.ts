@@ -3,8 +3,8 @@
 // statements as it can, with one result per write in the order given. Ids travel as text and
 // are cast on the server, so none passes through a double.
 import type { TransactionSql } from "postgres";
+import type { OutboxEvent } from "./outbox.ts";
 import { postgresWebhookWrites } from "./postgres-webhook-writes.ts";
-import { newPlantBody } from "./webhooks.ts";
 import type {
   PlantChange,
   PlantRow,
@@ -45,14 +45,12 @@ export const postgresWrites: { [N in WriteName]: ApplyRun<N> } = {
       stored.map((row) => [String(row.id), row]),
     );
     const first = new Set<string>();
-    const created: PlantRow[] = [];
     const results = plants.map((plant, at): WriteResult<"createPlant"> => {
       const id = ids[at] as string;
       const isFirst = !first.has(id);
       first.add(id);
       if (isFirst && insertedIds.has(id)) {
         rows.set(id, plant);
-        created.push(plant);
         return { outcome: "created" };
       }
       const row = rows.get(id);
@@ -60,7 +58,6 @@ export const postgresWrites: { [N in WriteName]: ApplyRun<N> } = {
       const same = row.name === plant.name && row.tag === plant.tag;
       return { outcome: same ? "replayed" : "conflict", name: row.name, tag: row.tag };
     });
-    if (created.length > 0) await insertOutbox(tx, created);
     return results;
   },
   async deletePlant(tx, deletes) {
@@ -98,20 +95,22 @@ export const postgresWrites: { [N in WriteName]: ApplyRun<N> } = {
 };
 
 /**
- * The outbox: one pending delivery per plant created and endpoint enabled, in one INSERT, in
- * the creates' transaction. Ids sort by creation time, as the delivery log lists them.
+ * Records a batch's events (outbox.ts) in its transaction: one INSERT, one row each, and none
+ * while no endpoint is enabled to receive them.
  */
-async function insertOutbox(tx: PostgresTransaction, created: readonly PlantRow[]): Promise<void> {
+export async function recordPostgresEvents(
+  tx: PostgresTransaction,
+  events: readonly OutboxEvent[],
+): Promise<void> {
+  if (events.length === 0) return;
   await tx`
-    INSERT INTO webhook_deliveries
-      (id, endpoint_id, plant_id, body, status, attempts, next_attempt_at, created_at, updated_at)
-    SELECT 'msg_' || lpad(to_hex((extract(epoch FROM clock_timestamp()) * 1000)::int8), 12, '0')
-             || substr(replace(gen_random_uuid()::text, '-', ''), 1, 20),
-           e.id, p.id, p.body, 'pending', 0, clock_timestamp(), clock_timestamp(), clock_timestamp()
-    FROM unnest(${created.map((plant) => String(plant.id))}::int8[],
-                ${created.map(newPlantBody)}::text[]) AS p(id, body)
-    CROSS JOIN webhook_endpoints AS e
-    WHERE e.disabled_at IS NULL`;
+    INSERT INTO webhook_events (type, subject_id, body, created_at)
+    SELECT type, subject_id, body, clock_timestamp()
+    FROM unnest(${events.map((e) => e.type)}::text[],
+                ${events.map((e) => (e.subjectId === null ? null : String(e.subjectId)))}::int8[],
+                ${events.map((e) => e.body)}::text[]) WITH ORDINALITY AS t(type, subject_id, body, n)
+    WHERE EXISTS (SELECT 1 FROM webhook_endpoints WHERE disabled_at IS NULL)
+    ORDER BY n`;
 }
 
 /** Changes of distinct ids in one statement; what each stored plant became, by id. */

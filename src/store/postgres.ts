@@ -4,6 +4,7 @@
 import { type PostgresDatabase, redactUrl } from "../config.ts";
 import { newWebhookSecret } from "../webhooks/signature.ts";
 import { createFaultLatch } from "./fault-latch.ts";
+import { eventsOf } from "./outbox.ts";
 import {
   boundStartup,
   connectPostgres,
@@ -15,10 +16,14 @@ import { asStoreError, isRetryableTransaction } from "./postgres-errors.ts";
 import { migratePostgres } from "./postgres-migrations.ts";
 import { createPostgresTokenStore } from "./postgres-tokens.ts";
 import { postgresWebhookReads } from "./postgres-webhooks.ts";
-import { type PostgresTransaction, postgresWrites } from "./postgres-writes.ts";
+import {
+  type PostgresTransaction,
+  postgresWrites,
+  recordPostgresEvents,
+} from "./postgres-writes.ts";
 import { resultOf, toPlant, toStoredPlant, updatedPlant } from "./rows.ts";
 import type { CreateResult, MigrationResult, NewPlant, Store } from "./store.ts";
-import { webhookWrites } from "./webhooks.ts";
+import { webhookStore } from "./webhooks.ts";
 import { createWritePath, type Write, type WriteArgs, type WriteName } from "./writes.ts";
 
 export type { PostgresClient } from "./postgres-connect.ts";
@@ -239,7 +244,7 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
       await sql.end({ timeout: 5 });
     },
     tokens: createPostgresTokenStore(calls),
-    webhooks: { ...webhookWrites(write, newWebhookSecret), ...postgresWebhookReads(calls) },
+    webhooks: webhookStore(write, newWebhookSecret, postgresWebhookReads(calls)),
   };
 }
 
@@ -258,5 +263,9 @@ async function applyBatch(tx: PostgresTransaction, batch: readonly Write[]): Pro
     results.push(...(await apply(tx, run)));
     from = to;
   }
+  await recordPostgresEvents(
+    tx,
+    batch.flatMap((write, at) => eventsOf(write, results[at])),
+  );
   return results;
 }

@@ -71,12 +71,32 @@ const MIGRATIONS: readonly string[] = [
    UPDATE webhook_endpoints
    SET retired_secrets = json_array(json_object('secret', previous_secret, 'until', previous_secret_until))
    WHERE previous_secret IS NOT NULL AND previous_secret_until IS NOT NULL`,
+  // 6: an event is stored once (src/store/outbox.ts): a write records one webhook_events row,
+  // and the deliverer fans it out into deliveries that reference it. Each existing delivery
+  // becomes an event of its own, already fanned out.
+  `CREATE TABLE webhook_events (
+     id         INTEGER PRIMARY KEY,
+     type       TEXT NOT NULL,
+     subject_id INTEGER,
+     body       TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     fanned_out INTEGER NOT NULL DEFAULT 0
+   ) STRICT;
+   CREATE INDEX webhook_events_unfanned ON webhook_events (id) WHERE fanned_out = 0;
+   ALTER TABLE webhook_deliveries ADD COLUMN event_id INTEGER;
+   UPDATE webhook_deliveries SET event_id = rowid;
+   INSERT INTO webhook_events (id, type, subject_id, body, created_at, fanned_out)
+     SELECT event_id, 'newPlant', plant_id, body, created_at, 1 FROM webhook_deliveries;
+   ALTER TABLE webhook_deliveries DROP COLUMN plant_id;
+   ALTER TABLE webhook_deliveries DROP COLUMN body;
+   CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_id)`,
 ];
 
 /** The schema version this build migrates a SQLite file to. */
 export const SQLITE_SCHEMA_VERSION = MIGRATIONS.length;
 
-export function migrateSqlite(db: Database): MigrationResult {
+/** Migrates to the latest version, or to `upTo` (a test of one migration's upgrade). */
+export function migrateSqlite(db: Database, upTo = MIGRATIONS.length): MigrationResult {
   // BEGIN IMMEDIATE takes the write lock first, so processes starting together migrate once.
   return db
     .transaction((): MigrationResult => {
@@ -84,12 +104,12 @@ export function migrateSqlite(db: Database): MigrationResult {
       if (current > MIGRATIONS.length) {
         throw new SchemaTooNewError(current, MIGRATIONS.length);
       }
-      for (const [index, sql] of MIGRATIONS.entries()) {
+      for (const [index, sql] of MIGRATIONS.slice(0, upTo).entries()) {
         if (index < current) continue;
         db.exec(sql);
         db.pragma(`user_version = ${index + 1}`);
       }
-      return { from: current, to: Math.max(current, MIGRATIONS.length) };
+      return { from: current, to: Math.max(current, upTo) };
     })
     .immediate();
 }

@@ -6,6 +6,7 @@ import type { Database } from "better-sqlite3";
 import {
   type ClaimedDelivery,
   ENDPOINT_DISABLED,
+  FAN_OUT_ROWS,
   type RetiredSecret,
   retiredAfterRotation,
   signingSecrets,
@@ -17,6 +18,7 @@ type WebhookWriteName =
   | "createWebhookEndpoint"
   | "deleteWebhookEndpoint"
   | "rotateWebhookSecret"
+  | "fanOutWebhookEvents"
   | "claimWebhookDeliveries"
   | "completeWebhookDelivery"
   | "releaseWebhookDeliveries"
@@ -53,8 +55,11 @@ export const deliveryFromSqlite = (row: SqliteDeliveryRow): WebhookDelivery => (
   createdAt: new Date(Number(row.created_at)),
 });
 
-export const DELIVERY_COLUMNS =
-  "id, endpoint_id, plant_id, status, attempts, last_status, last_error, next_attempt_at, created_at";
+/** Deliveries with what their event is about; `WHERE` on `d.` columns may follow. */
+export const SELECT_DELIVERIES = `
+  SELECT d.id, d.endpoint_id, ev.subject_id AS plant_id, d.status, d.attempts, d.last_status,
+         d.last_error, d.next_attempt_at, d.created_at
+  FROM webhook_deliveries AS d JOIN webhook_events AS ev ON ev.id = d.event_id`;
 
 export const sqliteWebhookWrites: { [N in WebhookWriteName]: Prepare<N> } = {
   createWebhookEndpoint(db) {
@@ -98,6 +103,10 @@ export const sqliteWebhookWrites: { [N in WebhookWriteName]: Prepare<N> } = {
       return { outcome: "rotated" };
     };
   },
+  fanOutWebhookEvents(db) {
+    const fanOut = sqliteFanOut(db);
+    return () => ({ outcome: "fanned", count: fanOut(Date.now()) });
+  },
   claimWebhookDeliveries(db) {
     // Round the endpoints: those after `after` first, then the rest (ClaimRequest.after).
     const endpoints = db.prepare<
@@ -117,16 +126,19 @@ export const sqliteWebhookWrites: { [N in WebhookWriteName]: Prepare<N> } = {
       [string, number, number],
       { id: string; body: string; attempts: number }
     >(
-      `SELECT id, body, attempts FROM webhook_deliveries
-       WHERE endpoint_id = ? AND status = 'pending' AND next_attempt_at <= ?
-       ORDER BY next_attempt_at LIMIT ?`,
+      `SELECT d.id, ev.body, d.attempts
+       FROM webhook_deliveries AS d JOIN webhook_events AS ev ON ev.id = d.event_id
+       WHERE d.endpoint_id = ? AND d.status = 'pending' AND d.next_attempt_at <= ?
+       ORDER BY d.next_attempt_at LIMIT ?`,
     );
+    const fanOut = sqliteFanOut(db);
     const lease = db.prepare<[number, number, string, string]>(
       `UPDATE webhook_deliveries SET next_attempt_at = ?, lease_until = ?, lease_owner = ?
        WHERE id = ?`,
     );
     return ({ owner, leaseMs, limit, perEndpoint, free, after }) => {
       const now = Date.now();
+      fanOut(now);
       const claimed: ClaimedDelivery[] = [];
       for (const endpoint of endpoints.all(after ?? "")) {
         const room = Math.min(free[endpoint.id] ?? perEndpoint, limit - claimed.length);
@@ -199,19 +211,23 @@ export const sqliteWebhookWrites: { [N in WebhookWriteName]: Prepare<N> } = {
     };
   },
   retryWebhookDelivery(db) {
-    const retry = db.prepare<[number, number, string, string], SqliteDeliveryRow>(
+    const retry = db.prepare<[number, number, string, string]>(
       `UPDATE webhook_deliveries
        SET status = 'pending', attempts = 0, next_attempt_at = ?, lease_until = NULL,
            lease_owner = NULL, updated_at = ?
-       WHERE id = ? AND endpoint_id = ? RETURNING ${DELIVERY_COLUMNS}`,
+       WHERE id = ? AND endpoint_id = ?`,
     );
+    const select = db
+      .prepare<[string], SqliteDeliveryRow>(`${SELECT_DELIVERIES} WHERE d.id = ?`)
+      .safeIntegers(true);
     const enable = db.prepare<[string]>(
       "UPDATE webhook_endpoints SET disabled_at = NULL WHERE id = ?",
     );
     return ({ endpointId, id }) => {
       const now = Date.now();
-      const row = retry.safeIntegers(true).get(now, now, id, endpointId);
-      if (row === undefined) return { outcome: "absent" };
+      if (retry.run(now, now, id, endpointId).changes === 0) return { outcome: "absent" };
+      const row = select.get(id);
+      if (row === undefined) throw new Error(`delivery ${id} vanished after its retry`);
       enable.run(endpointId);
       return { outcome: "retried", delivery: deliveryFromSqlite(row) };
     };
@@ -221,6 +237,53 @@ export const sqliteWebhookWrites: { [N in WebhookWriteName]: Prepare<N> } = {
       `DELETE FROM webhook_deliveries WHERE id IN (
          SELECT id FROM webhook_deliveries WHERE status <> 'pending' AND updated_at < ? LIMIT ?)`,
     );
-    return ({ before, limit }) => ({ outcome: "purged", count: purge.run(before, limit).changes });
+    // Events fanned out whose deliveries are all gone (purged, or their endpoint deleted).
+    const events = db.prepare<[number, number]>(
+      `DELETE FROM webhook_events WHERE id IN (
+         SELECT id FROM webhook_events AS ev
+         WHERE fanned_out = 1 AND created_at < ?
+           AND NOT EXISTS (SELECT 1 FROM webhook_deliveries AS d WHERE d.event_id = ev.id)
+         LIMIT ?)`,
+    );
+    return ({ before, limit }) => {
+      const count = purge.run(before, limit).changes;
+      return { outcome: "purged", count: count + events.run(before, limit - count).changes };
+    };
   },
 };
+
+/**
+ * Fans the oldest events out into one pending delivery per endpoint enabled and registered by
+ * then, at most FAN_OUT_ROWS deliveries at a time (always one event); how many it made.
+ * Delivery ids sort by their event's time, as the delivery log lists them.
+ */
+function sqliteFanOut(db: Database): (now: number) => number {
+  const enabled = db
+    .prepare<[], number>("SELECT count(*) FROM webhook_endpoints WHERE disabled_at IS NULL")
+    .pluck();
+  const upTo = db
+    .prepare<[number], number | null>(
+      `SELECT max(id) FROM (
+         SELECT id FROM webhook_events WHERE fanned_out = 0 ORDER BY id LIMIT ?)`,
+    )
+    .pluck();
+  const insert = db.prepare<[{ now: number; last: number }]>(
+    `INSERT INTO webhook_deliveries
+       (id, endpoint_id, event_id, status, attempts, next_attempt_at, created_at, updated_at)
+     SELECT printf('msg_%012x', ev.created_at) || lower(hex(randomblob(10))), e.id, ev.id,
+            'pending', 0, @now, ev.created_at, @now
+     FROM webhook_events AS ev
+     JOIN webhook_endpoints AS e ON e.disabled_at IS NULL AND e.created_at <= ev.created_at
+     WHERE ev.fanned_out = 0 AND ev.id <= @last`,
+  );
+  const mark = db.prepare<[number]>(
+    "UPDATE webhook_events SET fanned_out = 1 WHERE fanned_out = 0 AND id <= ?",
+  );
+  return (now) => {
+    const last = upTo.get(Math.max(1, Math.floor(FAN_OUT_ROWS / Math.max(1, enabled.get() ?? 0))));
+    if (last === null || last === undefined) return 0;
+    const made = insert.run({ now, last }).changes;
+    mark.run(last);
+    return made;
+  };
+}

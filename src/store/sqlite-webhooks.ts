@@ -1,11 +1,11 @@
-// The reads of a WebhookStore on SQLite (its writes are webhookWrites on the write path).
+// The reads of a WebhookStore on SQLite (its writes are webhookStore's, on the write path).
 import type { Database } from "better-sqlite3";
 import {
-  DELIVERY_COLUMNS,
   deliveryFromSqlite,
+  SELECT_DELIVERIES,
   type SqliteDeliveryRow,
 } from "./sqlite-webhook-writes.ts";
-import { BACKLOG_COUNTED_UP_TO, type WebhookEndpoint, type WebhookStore } from "./webhooks.ts";
+import { BACKLOG_COUNTED_UP_TO, type WebhookEndpoint, type WebhookReads } from "./webhooks.ts";
 
 interface EndpointRow {
   id: string;
@@ -28,10 +28,7 @@ const endpointFrom = (row: EndpointRow): WebhookEndpoint => ({
 export function sqliteWebhookReads(
   db: Database,
   asStoreErrors: <T>(work: () => T) => T,
-): Pick<
-  WebhookStore,
-  "getEndpoint" | "listEndpoints" | "listDeliveries" | "backlog" | "nextDueInMs"
-> {
+): WebhookReads {
   const one = db.prepare<[string], EndpointRow>(
     `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = ?`,
   );
@@ -40,26 +37,35 @@ export function sqliteWebhookReads(
   );
   const deliveries = db
     .prepare<[string, string, number], SqliteDeliveryRow>(
-      `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries
-       WHERE endpoint_id = ? AND id > ? ORDER BY id LIMIT ?`,
+      `${SELECT_DELIVERIES} WHERE d.endpoint_id = ? AND d.id > ? ORDER BY d.id LIMIT ?`,
     )
     .safeIntegers(true);
-  // Counted up to a bound (a read on the event loop), the oldest by its index.
+  // Counted up to a bound (a read on the event loop), the oldest by its index; an event not
+  // fanned out yet counts as one.
   const backlog = db.prepare<[], { pending: number; oldest: number | null }>(
     `SELECT (SELECT count(*) FROM (
                SELECT 1 FROM webhook_deliveries WHERE status = 'pending'
+               UNION ALL SELECT 1 FROM webhook_events WHERE fanned_out = 0
                LIMIT ${BACKLOG_COUNTED_UP_TO})) AS pending,
-            (SELECT min(created_at) FROM webhook_deliveries WHERE status = 'pending') AS oldest`,
+            (SELECT min(created_at) FROM (
+               SELECT min(created_at) AS created_at FROM webhook_deliveries
+               WHERE status = 'pending'
+               UNION ALL SELECT * FROM (SELECT created_at FROM webhook_events
+                                        WHERE fanned_out = 0 ORDER BY id LIMIT 1))) AS oldest`,
   );
-  // Per endpoint, the first entry of its range of webhook_deliveries_due.
-  const nextDue = db.prepare<[], { due: number | null }>(
+  // An event to fan out is due now; else, per endpoint, the first entry of its range of
+  // webhook_deliveries_due.
+  const nextDue = db.prepare<[], { due: number | null; unfanned: number }>(
     `SELECT min((SELECT min(next_attempt_at) FROM webhook_deliveries AS d
-                 WHERE d.endpoint_id = e.id AND d.status = 'pending')) AS due
+                 WHERE d.endpoint_id = e.id AND d.status = 'pending')) AS due,
+            EXISTS (SELECT 1 FROM webhook_events WHERE fanned_out = 0) AS unfanned
      FROM webhook_endpoints AS e WHERE e.disabled_at IS NULL`,
   );
   return {
     async nextDueInMs() {
-      const due = asStoreErrors(() => nextDue.get())?.due ?? null;
+      const row = asStoreErrors(() => nextDue.get());
+      if (row?.unfanned === 1) return 0;
+      const due = row?.due ?? null;
       return due === null ? null : due - Date.now();
     },
     async getEndpoint(id) {

@@ -4,6 +4,7 @@
 // they would one after the other. What a write does is its entry in sqlite-writes.ts.
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
+import { eventsOf } from "./outbox.ts";
 import { configureWriterConnection } from "./sqlite-connection.ts";
 import { fileIdentity } from "./sqlite-file.ts";
 import {
@@ -12,7 +13,7 @@ import {
   type ToWriter,
   type WriterData,
 } from "./sqlite-writer-protocol.ts";
-import { sqliteWrites } from "./sqlite-writes.ts";
+import { recordSqliteEvents, sqliteWrites } from "./sqlite-writes.ts";
 import type { Write } from "./writes.ts";
 
 const port = parentPort;
@@ -60,11 +61,14 @@ function open(): Connection {
     const run = Object.fromEntries(
       Object.entries(sqliteWrites).map(([name, prepare]) => [name, prepare(db)]),
     ) as Record<string, (args: unknown) => unknown>;
+    const record = recordSqliteEvents(db);
     const transaction = db.transaction((writes: readonly Write[]) =>
-      writes.map(({ name, args }) => {
-        const write = run[name];
-        if (write === undefined) throw new Error(`no SQLite write named ${name}`);
-        return write(args);
+      writes.map((submitted) => {
+        const write = run[submitted.name];
+        if (write === undefined) throw new Error(`no SQLite write named ${submitted.name}`);
+        const result = write(submitted.args);
+        record(eventsOf(submitted, result));
+        return result;
       }),
     );
     const touch = db.prepare<[number]>(

@@ -2,8 +2,8 @@
 // write thread's connection, and what it does with one submitted write inside its batch's
 // transaction. The thread runs whatever is listed here by name.
 import type { Database } from "better-sqlite3";
+import type { OutboxEvent } from "./outbox.ts";
 import { sqliteWebhookWrites } from "./sqlite-webhook-writes.ts";
-import { newPlantBody } from "./webhooks.ts";
 import type { WriteArgs, WriteName, WriteResult } from "./writes.ts";
 
 interface PlantColumns {
@@ -19,20 +19,8 @@ export const sqliteWrites: { [N in WriteName]: Prepare<N> } = {
       "INSERT INTO plants (id, name, tag) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING",
     );
     const select = db.prepare<[bigint], PlantColumns>("SELECT name, tag FROM plants WHERE id = ?");
-    // The outbox: one pending delivery per enabled endpoint, in the create's transaction. Ids
-    // sort by creation time, as the delivery log lists them.
-    const outbox = db.prepare<[{ now: number; id: bigint; body: string }]>(
-      `INSERT INTO webhook_deliveries
-         (id, endpoint_id, plant_id, body, status, attempts, next_attempt_at, created_at, updated_at)
-       SELECT printf('msg_%012x', @now) || lower(hex(randomblob(10))), id, @id, @body, 'pending',
-              0, @now, @now, @now
-       FROM webhook_endpoints WHERE disabled_at IS NULL`,
-    );
     return ({ id, name, tag }) => {
-      if (insert.run(id, name, tag).changes === 1) {
-        outbox.run({ now: Date.now(), id, body: newPlantBody({ id, name, tag }) });
-        return { outcome: "created" };
-      }
+      if (insert.run(id, name, tag).changes === 1) return { outcome: "created" };
       const stored = select.get(id);
       if (stored === undefined) throw new Error(`plant ${id} vanished after a conflict`);
       const same = stored.name === name && stored.tag === tag;
@@ -57,3 +45,17 @@ export const sqliteWrites: { [N in WriteName]: Prepare<N> } = {
   },
   ...sqliteWebhookWrites,
 };
+
+/**
+ * Records a write's events (outbox.ts) in its transaction: one row each, and none while no
+ * endpoint is enabled to receive them.
+ */
+export function recordSqliteEvents(db: Database): (events: readonly OutboxEvent[]) => void {
+  const insert = db.prepare<[string, bigint | null, string, number]>(
+    `INSERT INTO webhook_events (type, subject_id, body, created_at)
+     SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM webhook_endpoints WHERE disabled_at IS NULL)`,
+  );
+  return (events) => {
+    for (const { type, subjectId, body } of events) insert.run(type, subjectId, body, Date.now());
+  };
+}

@@ -24,7 +24,7 @@ import {
   type Store,
   StoreUnavailableError,
 } from "./store.ts";
-import { webhookWrites } from "./webhooks.ts";
+import { webhookStore } from "./webhooks.ts";
 import { createWritePath } from "./writes.ts";
 
 interface Row {
@@ -152,8 +152,11 @@ export function openSqliteStore(path: string): Store {
     },
     tokens: createSqliteTokenStore(db, asStoreErrors),
     webhooks: {
-      ...webhookWrites((name, args) => writes.run(name, args), newWebhookSecret),
-      ...sqliteWebhookReads(db, asStoreErrors),
+      ...webhookStore(
+        (name, args) => writes.run(name, args),
+        newWebhookSecret,
+        sqliteWebhookReads(db, asStoreErrors),
+      ),
     },
   };
 }

@@ -1,7 +1,8 @@
 // The storage interface for webhook endpoints and their outbox of deliveries. Every change is a
 // write of the store's one write path (writes.ts: the webhook entries below); reads are each
-// engine's (sqlite-webhooks.ts, postgres-webhooks.ts). A delivery row is made by the createPlant
-// write itself, in the create's transaction, so a 200 can never outlive its message.
+// engine's (sqlite-webhooks.ts, postgres-webhooks.ts). The create's transaction records its
+// event (outbox.ts), so a 200 can never outlive its message; a claim fans events out into one
+// delivery per endpoint, each referencing the event's one copy of the body.
 import { randomBytes } from "node:crypto";
 import type { WriteArgs, WriteName, WriteResult } from "./writes.ts";
 
@@ -91,29 +92,40 @@ export interface WebhookStore {
    * MAX_RETIRED_SECRETS still sign.
    */
   rotateSecret(id: string, overlapMs: number): Promise<string | undefined>;
-  /** Undefined when there is no such endpoint. */
+  /**
+   * Undefined when there is no such endpoint. Fans the events recorded so far out first, so
+   * the log holds a delivery of every event since the endpoint was registered.
+   */
   listDeliveries(
     endpointId: string,
     page: KeysetPage,
   ): Promise<{ deliveries: WebhookDelivery[]; full: boolean } | undefined>;
   /** Pending again, due now, attempts from 0, its endpoint enabled; undefined if none. */
   retryDelivery(endpointId: string, id: string): Promise<WebhookDelivery | undefined>;
-  /** Claims due deliveries of enabled endpoints, each for `leaseMs`. */
+  /**
+   * Fans recorded events out into deliveries (FAN_OUT_ROWS at a time), then claims due
+   * deliveries of enabled endpoints, each for `leaseMs`.
+   */
   claim(request: ClaimRequest): Promise<ClaimedDelivery[]>;
+  /** Fans recorded events out into deliveries, FAN_OUT_ROWS at a time; how many it made. */
+  fanOut(): Promise<number>;
   /** Records an attempt; false when the claim was lost (its lease ran out and was taken over). */
   complete(id: string, owner: string, record: AttemptRecord): Promise<boolean>;
   /** Gives claims back (shutdown): due now, for any instance. */
   release(owner: string, ids: readonly string[]): Promise<void>;
-  /** Deletes at most `limit` delivered or failed deliveries last changed before `before`. */
+  /**
+   * Deletes at most `limit` delivered or failed deliveries last changed before `before`, and
+   * events made before then whose deliveries are all gone.
+   */
   purge(before: Date, limit: number): Promise<number>;
   /**
-   * For metrics: pending deliveries, counted up to BACKLOG_COUNTED_UP_TO, and when the oldest
-   * of them was made.
+   * For metrics: pending deliveries and events not fanned out yet, counted up to
+   * BACKLOG_COUNTED_UP_TO, and when the oldest of them was made.
    */
   backlog(): Promise<{ pending: number; oldestCreatedAt: Date | null }>;
   /**
    * Milliseconds until the first pending delivery of an enabled endpoint is due (0 or less:
-   * due now), or null when none is pending. A read, so an idle deliverer polls without writing.
+   * due now; so is an event not fanned out yet), or null when none is pending. A read, so an idle deliverer polls without writing.
    */
   nextDueInMs(): Promise<number | null>;
 }
@@ -136,6 +148,10 @@ export interface WebhookWrites {
   rotateWebhookSecret: {
     args: { id: string; secret: string; overlapMs: number };
     result: { outcome: "rotated" | "absent" | "full" };
+  };
+  fanOutWebhookEvents: {
+    args: Record<string, never>;
+    result: { outcome: "fanned"; count: number };
   };
   claimWebhookDeliveries: {
     args: ClaimRequest;
@@ -167,6 +183,8 @@ export const WEBHOOK_WRITE_KEYS: {
   createWebhookEndpoint: () => "webhook-endpoints",
   deleteWebhookEndpoint: ({ id }) => `webhook-endpoint:${id}`,
   rotateWebhookSecret: ({ id }) => `webhook-endpoint:${id}`,
+  // Beside claims (which fan out first): on PostgreSQL, SKIP LOCKED shares the events out.
+  fanOutWebhookEvents: () => "webhook-claims",
   claimWebhookDeliveries: () => "webhook-claims",
   completeWebhookDelivery: ({ id }) => `webhook-delivery:${id}`,
   releaseWebhookDeliveries: () => "webhook-claims",
@@ -220,6 +238,12 @@ export interface RetiredSecret {
  */
 export const BACKLOG_COUNTED_UP_TO = 100_000;
 
+/**
+ * A claim fans events out into at most this many deliveries (and at least one event), so one
+ * claim's transaction stays short whatever the number of endpoints.
+ */
+export const FAN_OUT_ROWS = 5_000;
+
 /** Secrets rotated away that sign at once, at most: one more rotation waits for the oldest. */
 export const MAX_RETIRED_SECRETS = 10;
 
@@ -247,15 +271,22 @@ export function retiredAfterRotation(
 
 type Run = <N extends WriteName>(name: N, args: WriteArgs<N>) => Promise<WriteResult<N>>;
 
-/** The write half of a WebhookStore, the same on every engine: each method one named write. */
-export function webhookWrites(
-  run: Run,
-  newSecret: () => string,
-): Omit<
+/** What each engine reads itself. */
+export type WebhookReads = Pick<
   WebhookStore,
   "getEndpoint" | "listEndpoints" | "listDeliveries" | "backlog" | "nextDueInMs"
-> {
+>;
+
+/** A WebhookStore from an engine's reads: every change one named write, the same everywhere. */
+export function webhookStore(run: Run, newSecret: () => string, reads: WebhookReads): WebhookStore {
+  const fanOut = async () => (await run("fanOutWebhookEvents", {})).count;
   return {
+    ...reads,
+    async listDeliveries(endpointId, page) {
+      await fanOut();
+      return reads.listDeliveries(endpointId, page);
+    },
+    fanOut,
     async createEndpoint({ url, description, maxEndpoints }) {
       const createdAt = Date.now();
       const row = { id: timeOrderedId("ep_", createdAt), url, description, createdAt };

@@ -35,7 +35,7 @@ export async function insertTokenRows(
   });
 }
 
-/** Inserts `count` pending deliveries to `endpointId`, made now, in one statement. */
+/** Inserts `count` pending deliveries of one event to `endpointId`, made now. */
 export async function insertPendingDeliveries(
   databaseUrl: string,
   endpointId: string,
@@ -43,22 +43,30 @@ export async function insertPendingDeliveries(
 ): Promise<void> {
   const now = Date.now();
   await onConnection(databaseUrl, {
-    sqlite: (db) =>
-      db
-        .prepare<[{ count: number; endpoint: string; now: number }]>(
-          `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < @count)
-           INSERT INTO webhook_deliveries (id, endpoint_id, plant_id, body, status, attempts,
-             next_attempt_at, created_at, updated_at)
-           SELECT 'msg_bulk' || i, @endpoint, i, '{}', 'pending', 0, @now + 3600000, @now, @now
-           FROM n`,
+    sqlite: (db) => {
+      const event = db
+        .prepare<[number]>(
+          `INSERT INTO webhook_events (type, subject_id, body, created_at, fanned_out)
+           VALUES ('newPlant', 1, '{}', ?, 1)`,
         )
-        .run({ count, endpoint: endpointId, now }),
+        .run(now).lastInsertRowid;
+      db.prepare<[{ count: number; endpoint: string; now: number; event: number | bigint }]>(
+        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < @count)
+         INSERT INTO webhook_deliveries (id, endpoint_id, event_id, status, attempts,
+           next_attempt_at, created_at, updated_at)
+         SELECT 'msg_bulk' || i, @endpoint, @event, 'pending', 0, @now + 3600000, @now, @now
+         FROM n`,
+      ).run({ count, endpoint: endpointId, now, event });
+    },
     postgres: (sql) => sql`
-      INSERT INTO webhook_deliveries (id, endpoint_id, plant_id, body, status, attempts,
+      WITH event AS (
+        INSERT INTO webhook_events (type, subject_id, body, created_at, fanned_out)
+        VALUES ('newPlant', 1, '{}', now(), true) RETURNING id)
+      INSERT INTO webhook_deliveries (id, endpoint_id, event_id, status, attempts,
         next_attempt_at, created_at, updated_at)
-      SELECT 'msg_bulk' || i, ${endpointId}, i, '{}', 'pending', 0,
+      SELECT 'msg_bulk' || i, ${endpointId}, event.id, 'pending', 0,
              now() + interval '1 hour', now(), now()
-      FROM generate_series(1, ${count}::int4) AS i`,
+      FROM generate_series(1, ${count}::int4) AS i, event`,
   });
 }
 

@@ -3,7 +3,7 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig, type PostgresDatabase } from "../../src/config.ts";
 import { openPostgresStore } from "../../src/store/postgres.ts";
-import { POSTGRES_MIGRATIONS } from "../../src/store/postgres-migrations.ts";
+import { migratePostgres, POSTGRES_MIGRATIONS } from "../../src/store/postgres-migrations.ts";
 import {
   type PlantStore,
   SchemaTooNewError,
@@ -13,6 +13,7 @@ import {
 } from "../../src/store/store.ts";
 import { uniqueId } from "../helpers/app.ts";
 import { sleep, waitUntil } from "../helpers/load.ts";
+import { expectUpgradedDelivery, V5_ROWS } from "../helpers/outbox-upgrade.ts";
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from "../helpers/postgres.ts";
 import { postgresEngine } from "../helpers/stores.ts";
 import { hostAndPort, startTcpProxy, type TcpProxy, throughProxy } from "../helpers/tcp-proxy.ts";
@@ -93,6 +94,34 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
         expect(await store.get(5n)).toEqual({ name: "Kept" });
         expect(await store.tokens.list()).toEqual([]);
         expect(store.describe()).toContain(`schema version ${POSTGRES_MIGRATIONS.length}`);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await old.drop();
+    }
+  });
+
+  it("when a version-5 database holds pending deliveries, then each becomes an event of its own and is still sent", async () => {
+    const old = await createTestDatabase();
+    try {
+      const sql = postgres(old.url, {
+        max: 1,
+        onnotice: () => undefined,
+        types: { bigint: postgres.BigInt },
+      });
+      await migratePostgres(sql, 5);
+      const { endpoint, delivery, plantId, body, at } = V5_ROWS;
+      await sql`INSERT INTO webhook_endpoints (id, url, secret, created_at)
+                VALUES (${endpoint}, 'https://a.example/h', 'whsec_x', ${new Date(at)})`;
+      await sql`INSERT INTO webhook_deliveries (id, endpoint_id, plant_id, body, status, attempts,
+                  next_attempt_at, created_at, updated_at)
+                VALUES (${delivery}, ${endpoint}, ${String(plantId)}::int8, ${body}, 'pending', 0,
+                        ${new Date(at)}, ${new Date(at)}, ${new Date(at)})`;
+      await sql.end();
+      const store = await openPostgresStore(settingsFor(old.url));
+      try {
+        await expectUpgradedDelivery(store);
       } finally {
         await store.close();
       }

@@ -6,8 +6,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { openStore } from "../../src/store/open.ts";
 import { openSqliteStore } from "../../src/store/sqlite.ts";
 import { WAL_CHECKPOINT_PAGES } from "../../src/store/sqlite-connection.ts";
-import { SQLITE_SCHEMA_VERSION } from "../../src/store/sqlite-migrations.ts";
+import { migrateSqlite, SQLITE_SCHEMA_VERSION } from "../../src/store/sqlite-migrations.ts";
 import { StoreUnavailableError } from "../../src/store/store.ts";
+import { expectUpgradedDelivery, V5_ROWS } from "../helpers/outbox-upgrade.ts";
 import { sqliteEngine } from "../helpers/stores.ts";
 import { describeStoreContract } from "./store-contract.ts";
 
@@ -128,6 +129,32 @@ describe("SQLite specifics", () => {
     expect(await store.tokens.list()).toEqual([]);
     expect(store.describe()).toContain(`schema version ${SQLITE_SCHEMA_VERSION}`);
     await store.close();
+  });
+
+  it("when a version-5 file holds pending deliveries, then each becomes an event of its own and is still sent", async () => {
+    const path = tempPath("plants.db");
+    const old = new Database(path);
+    old.pragma("journal_mode = WAL");
+    migrateSqlite(old, 5);
+    const { endpoint, delivery, plantId, body, at } = V5_ROWS;
+    old
+      .prepare(
+        "INSERT INTO webhook_endpoints (id, url, secret, created_at) VALUES (?, 'https://a.example/h', 'whsec_x', ?)",
+      )
+      .run(endpoint, at);
+    old
+      .prepare(
+        `INSERT INTO webhook_deliveries (id, endpoint_id, plant_id, body, status, attempts,
+           next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, ?, 'pending', 0, ?, ?, ?)`,
+      )
+      .run(delivery, endpoint, plantId, body, at, at, at);
+    old.close();
+    const store = openSqliteStore(path);
+    try {
+      await expectUpgradedDelivery(store);
+    } finally {
+      await store.close();
+    }
   });
 
   it("when the schema is newer than this version knows, then opening is refused", async () => {

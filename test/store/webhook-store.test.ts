@@ -1,5 +1,5 @@
-// The behaviour every WebhookStore engine must have, and the outbox the createPlant write fills:
-// one suite, run against each engine. Each test uses a database of its own, since endpoints
+// The behaviour every WebhookStore engine must have, and the outbox a create's event goes to
+// (fanned out into deliveries by a claim): one suite, run against each engine. Each test uses a database of its own, since endpoints
 // registered by one test would get the deliveries of another's creates.
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
@@ -7,6 +7,7 @@ import {
   BACKLOG_COUNTED_UP_TO,
   type ClaimRequest,
   ENDPOINT_DISABLED,
+  FAN_OUT_ROWS,
   MAX_RETIRED_SECRETS,
   RotationLimitError,
 } from "../../src/store/webhooks.ts";
@@ -69,6 +70,10 @@ describe.each(storeEngines)("WebhookStore contract: $name", (engine) => {
     await store.create({ id, name: "Fern", tag: "green" });
     await store.create({ id, name: "Fern", tag: "green" });
     await store.create({ id, name: "Rose" });
+    // One event, stored once, whatever the number of endpoints; a claim fans it out.
+    expect((await store.webhooks.backlog()).pending).toBe(1);
+    expect(await store.webhooks.fanOut()).toBe(2);
+    expect((await store.webhooks.backlog()).pending).toBe(2);
     for (const endpoint of [a, b]) {
       const listed = await store.webhooks.listDeliveries(endpoint.id, { limit: 10 });
       expect(listed?.deliveries).toEqual([
@@ -302,6 +307,7 @@ describe.each(storeEngines)("WebhookStore contract: $name", (engine) => {
       description: null,
     });
     await store.create({ id: 1n, name: "one" });
+    await store.webhooks.fanOut();
     expect(await store.webhooks.deleteEndpoint(endpoint.id)).toBe(true);
     expect(await store.webhooks.deleteEndpoint(endpoint.id)).toBe(false);
     expect(await store.webhooks.listDeliveries(endpoint.id, { limit: 10 })).toBeUndefined();
@@ -319,9 +325,44 @@ describe.each(storeEngines)("WebhookStore contract: $name", (engine) => {
     expect(await store.webhooks.purge(new Date(Date.now() - 60_000), 10)).toBe(0);
     const cutoff = new Date(Date.now() + 1000);
     expect(await store.webhooks.purge(cutoff, 2)).toBe(2);
-    expect(await store.webhooks.purge(cutoff, 2)).toBe(1);
+    // The third delivery, then the first event whose deliveries are all gone; then the others.
+    expect(await store.webhooks.purge(cutoff, 2)).toBe(2);
+    expect(await store.webhooks.purge(cutoff, 10)).toBe(2);
+    expect(await store.webhooks.purge(cutoff, 10)).toBe(0);
     const backlog = await store.webhooks.backlog();
     expect(backlog.pending).toBe(1);
     expect(backlog.oldestCreatedAt).toBeInstanceOf(Date);
+  });
+
+  it("when plants are created with a thousand endpoints registered, then each create stores its event once, and claims fan the events out FAN_OUT_ROWS deliveries at a time, to the endpoints registered by then", async () => {
+    const store = await fresh();
+    const endpoints = await Promise.all(
+      Array.from({ length: 1000 }, (_, n) =>
+        store.webhooks.createEndpoint({ url: `https://e${n}.example/h`, description: null }),
+      ),
+    );
+    const events = FAN_OUT_ROWS / 1000 + 1;
+    for (let n = 1n; n <= BigInt(events); n++) await store.create({ id: n, name: `p${n}` });
+    expect((await store.webhooks.backlog()).pending).toBe(events);
+    await sleep(5);
+    const late = await store.webhooks.createEndpoint({
+      url: "https://late.example/h",
+      description: null,
+    });
+    // As many events as make FAN_OUT_ROWS deliveries for the 1,001 endpoints enabled.
+    const first = Math.floor(FAN_OUT_ROWS / 1001);
+    await store.webhooks.fanOut();
+    expect((await store.webhooks.backlog()).pending).toBe(first * 1000 + events - first);
+    await store.webhooks.fanOut();
+    expect((await store.webhooks.backlog()).pending).toBe(events * 1000);
+    const last = endpoints.at(-1)?.id ?? "";
+    const listed = await store.webhooks.listDeliveries(last, { limit: 10 });
+    expect(listed?.deliveries.map((d) => d.plantId)).toEqual(
+      Array.from({ length: events }, (_, n) => BigInt(n + 1)),
+    );
+    expect(await store.webhooks.listDeliveries(late.id, { limit: 10 })).toEqual({
+      deliveries: [],
+      full: false,
+    });
   });
 });
