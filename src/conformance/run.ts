@@ -3,7 +3,6 @@
 // also checked against the document (status, media type, body schema, required headers).
 import { readFileSync } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
-import fc from "fast-check";
 import { parseYaml } from "../openapi/document.ts";
 import { createContractChecker } from "./contract-check.ts";
 import { Bindings, bodyOf, documentExamples, type RequestExample } from "./examples.ts";
@@ -17,12 +16,10 @@ import {
   securityOf,
 } from "./operations.ts";
 import type { ConformanceOptions } from "./options.ts";
+import { runProbes } from "./probes.ts";
 import type { Check, RunResult } from "./results.ts";
-import { schemaArbitraries } from "./schema-values.ts";
 import { type Answer, BudgetSpent, exchangeOf, isWrite, type Request, Sender } from "./sender.ts";
 
-// Probe bodies stay small: the run checks the contract, not the body limit.
-const PROBE_BODY_LIMIT = 4096;
 const PROGRESS_EVERY = 50;
 
 export async function runConformance(
@@ -74,7 +71,15 @@ export async function runConformance(
     inScope(op) &&
     (options.token !== undefined || securityOf(asDocument(document), op).length === 0);
   const created: { path: string; remove: DocumentedOperation }[] = [];
-  const steps = [() => examples(), () => probes(), () => credentials(), () => exactIds()];
+  let idsTaken = 0n;
+  const nextId = (): bigint | undefined => {
+    const id = options.idRange.from + idsTaken;
+    if (id > options.idRange.to) return undefined;
+    idsTaken++;
+    return id;
+  };
+  // The probes last: they may spend what is left of --max-writes.
+  const steps = [() => examples(), () => exactIds(), () => credentials(), () => probes()];
   try {
     // A step cut short by a spent budget leaves the next ones their reads.
     for (const step of steps) {
@@ -164,36 +169,19 @@ export async function runConformance(
   }
 
   async function probes(): Promise<void> {
-    const { fuzzRequest } = schemaArbitraries(document as object);
-    for (const operation of operations.filter(reachable)) {
-      const arbitrary = fuzzRequest(operation, PROBE_BODY_LIMIT).filter(
-        // A valid write would create data outside --id-range: writes get invalid probes only.
-        (probe) => !isWrite(operation.method) || probe.invalid !== undefined,
-      );
-      const samples = fc.sample(arbitrary, {
-        seed: options.seed,
-        numRuns: options.probesPerOperation,
-      });
-      for (const probe of samples) {
-        const request: Request = {
-          method: probe.method,
-          target: probe.url,
-          headers: { ...auth(options.token), ...probe.headers },
-          ...(probe.body === undefined ? {} : { body: probe.body }),
-        };
-        const name = `probe (${probe.invalid === undefined ? "valid" : `invalid ${probe.invalid}`})`;
-        await check(operation.operationId, name, request, ({ status }) => {
-          if (status >= 500) return [`a probe is answered ${status}`];
-          if (probe.invalid === undefined && (status === 400 || status === 422)) {
-            return [`valid input is refused as invalid (${status})`];
-          }
-          if (probe.invalid !== undefined && status !== 400) {
-            return [`one invalid part (${probe.invalid}) is answered ${status}, not 400`];
-          }
-          return [];
-        });
-      }
-    }
+    await runProbes({
+      document: document as object,
+      operations: operations.filter(reachable),
+      collections: collectionsOf(operations),
+      options,
+      auth: auth(options.token),
+      nextId,
+      check,
+      created: (path, { remove }) => {
+        if (remove !== undefined) created.push({ path, remove });
+      },
+      note: (line) => notes.push(line),
+    });
   }
 
   async function credentials(): Promise<void> {
@@ -252,8 +240,8 @@ export async function runConformance(
         );
       if (options.allowWrites && create !== undefined) {
         const example = Object.values(bodyOf(create).examples)[0]?.value;
-        const id = options.idRange.from + BigInt(created.length);
-        if (example !== undefined && id <= options.idRange.to) {
+        const id = example === undefined ? undefined : nextId();
+        if (example !== undefined && id !== undefined) {
           const body = withId(JSON.stringify(example), id);
           const answer = await check(
             create.operationId,

@@ -33,7 +33,7 @@ describe.each(storeEngines)("conformance of a healthy server ($name)", (engine) 
     await server?.stop();
   });
 
-  it("when the run is fresh and may write, then every example, probe and id check passes, and what it created is gone", async () => {
+  it("when the run is fresh and may write, then every example, probe and id check passes, valid writes stay in --id-range, and what it created is gone", async () => {
     const run = await runConformance(
       options(server.url, { allowWrites: true, fresh: true, maxWrites: 300 }),
     );
@@ -41,9 +41,27 @@ describe.each(storeEngines)("conformance of a healthy server ($name)", (engine) 
     expect(failures(run)).toEqual([]);
     expect(run.checks.some((check) => check.name.startsWith("example "))).toBe(true);
     expect(run.checks.some((check) => check.name.startsWith("create id"))).toBe(true);
+    const validWrites = run.checks.filter(
+      (check) => check.name === "probe (valid)" && check.request.method !== "GET",
+    );
+    const { from, to } = DEFAULT_OPTIONS.idRange;
+    const inRange = (id: bigint) => id >= from && id <= to;
+    for (const operationId of ["createPlant", "updatePlant", "deletePlant"]) {
+      const sent = validWrites.filter((check) => check.operationId === operationId);
+      expect(sent.length, operationId).toBeGreaterThan(0);
+      for (const { request } of sent) {
+        const id = BigInt(
+          /"id":(\d+)/.exec(request.body ?? "")?.[1] ??
+            /\/plants\/(\d+)/.exec(request.target)?.[1] ??
+            -1,
+        );
+        expect(inRange(id), `${request.method} ${request.target}`).toBe(true);
+      }
+    }
+    expect(run.notes.join("\n")).toContain("createWebhookEndpoint: no valid probes");
     expect(run.requests).toBeLessThanOrEqual(DEFAULT_OPTIONS.maxRequests);
-    const created = await database().store.get(DEFAULT_OPTIONS.idRange.from);
-    expect(created).toBeUndefined();
+    const left = await database().store.list({ after: from - 1n, limit: 10, maxTextBytes: 1e6 });
+    expect(left.plants.filter((plant) => plant.id <= to)).toEqual([]);
   });
 
   it("when the run is read-only, then it sends no write and every check passes", async () => {
