@@ -1,6 +1,7 @@
 // The sender's half of Standard Webhooks 1.0: a new endpoint's secret, and the three headers
-// that sign one delivery. node:crypto does it: the signature is one HMAC-SHA256.
-import { createHmac, randomBytes } from "node:crypto";
+// that sign one delivery, each signature made by the standard's own library.
+import { randomBytes } from "node:crypto";
+import { Webhook } from "standardwebhooks";
 
 const SECRET_PREFIX = "whsec_";
 
@@ -29,22 +30,13 @@ export function signatureHeaders(input: {
   if (input.secrets.length === 0) {
     throw new TypeError("a webhook is signed with at least one secret");
   }
-  const timestamp = String(Math.floor(input.timestampSeconds));
-  const signed = `${input.id}.${timestamp}.${input.body}`;
-  const signatures = input.secrets.map(
-    (secret) => `v1,${createHmac("sha256", secretKey(secret)).update(signed).digest("base64")}`,
+  const timestamp = Math.floor(input.timestampSeconds);
+  const signatures = input.secrets.map((secret) =>
+    new Webhook(secret).sign(input.id, new Date(timestamp * 1000), input.body),
   );
   return {
     "webhook-id": input.id,
-    "webhook-timestamp": timestamp,
+    "webhook-timestamp": String(timestamp),
     "webhook-signature": signatures.join(" "),
   };
-}
-
-/** The HMAC key: the bytes the base64 after `whsec_` stands for. */
-function secretKey(secret: string): Buffer {
-  const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
-  const key = Buffer.from(encoded, "base64");
-  if (key.length === 0) throw new TypeError("a webhook secret is whsec_ and base64 key bytes");
-  return key;
 }
