@@ -3,7 +3,11 @@
 // contract's Error body { error, message } with the status as `error`. A 5xx says nothing
 // internal; its log line carries the request id and the cause.
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
-import { StoreUnavailableError, UnstorableValueError } from "../store/store.ts";
+import {
+  ConstraintViolationError,
+  StoreUnavailableError,
+  UnstorableValueError,
+} from "../store/store.ts";
 import { JSON_ONLY, matchContentType } from "./media-types.ts";
 import { type ApiResponse, type ErrorAnswer, errorResponse } from "./responses.ts";
 
@@ -48,6 +52,10 @@ export function answerFor(
   if (error instanceof Problem) return { answer: problemAnswer(error) };
   // Text the store cannot keep exactly (a NUL, a lone surrogate), from any write: the request's fault.
   if (error instanceof UnstorableValueError) return { answer: errorResponse(400, error.message) };
+  // A rule of the schema (a foreign key, a check) refused this write alone.
+  if (error instanceof ConstraintViolationError) {
+    return { answer: errorResponse(409, error.message) };
+  }
   if (request.raw.readableAborted) {
     // The client went away mid-request: nobody to answer, and no fault of ours.
     return {

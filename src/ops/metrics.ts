@@ -4,7 +4,11 @@ import type { FastifyInstance } from "fastify";
 import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
 import type { Answer, OperationHandler } from "../openapi/operation-types.ts";
 import { routedOperationId } from "../openapi/routes.ts";
-import { StoreUnavailableError, UnstorableValueError } from "../store/store.ts";
+import {
+  ConstraintViolationError,
+  StoreUnavailableError,
+  UnstorableValueError,
+} from "../store/store.ts";
 import type { WriteObserver } from "../store/writes.ts";
 
 export interface Metrics {
@@ -138,7 +142,9 @@ const failureOutcome = (error: unknown): string =>
     ? "unavailable"
     : error instanceof UnstorableValueError
       ? "refused"
-      : "error";
+      : error instanceof ConstraintViolationError
+        ? "violated"
+        : "error";
 
 /** GET /metrics. */
 export function metricsHandler(metrics: Metrics): OperationHandler<"getMetrics"> {

@@ -51,6 +51,9 @@ export function isConnectionLost(error: unknown): boolean {
 }
 
 /** Serialization failures and deadlocks: the same statement may succeed if run again. */
+/** A rule of the schema broken (SQLSTATE class 23): a foreign key, a check, a unique key. */
+export const isViolation = (error: unknown): boolean => codeOf(error)?.startsWith("23") === true;
+
 export const isRetryableTransaction = (error: unknown): boolean =>
   ["40001", "40P01"].includes(codeOf(error) ?? "");
 

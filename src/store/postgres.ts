@@ -12,7 +12,7 @@ import {
   type PostgresClient,
 } from "./postgres-connect.ts";
 import { boundedCalls, CLIENT_GRACE_MS, within } from "./postgres-deadlines.ts";
-import { asStoreError, isRetryableTransaction } from "./postgres-errors.ts";
+import { asStoreError, isRetryableTransaction, isViolation } from "./postgres-errors.ts";
 import { migratePostgres } from "./postgres-migrations.ts";
 import { createPostgresTokenStore } from "./postgres-tokens.ts";
 import { postgresWebhookReads } from "./postgres-webhooks.ts";
@@ -24,7 +24,14 @@ import {
 import { resultOf, toPlant, toStoredPlant, updatedPlant } from "./rows.ts";
 import type { CreateResult, MigrationResult, NewPlant, Store } from "./store.ts";
 import { webhookStore } from "./webhooks.ts";
-import { createWritePath, type Write, type WriteArgs, type WriteName } from "./writes.ts";
+import {
+  createWritePath,
+  VIOLATED,
+  type Violated,
+  type Write,
+  type WriteArgs,
+  type WriteName,
+} from "./writes.ts";
 
 export type { PostgresClient } from "./postgres-connect.ts";
 export { boundStartup, connectPostgres, isThroughPooler } from "./postgres-connect.ts";
@@ -180,6 +187,13 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
       try {
         return await calls.transaction((tx) => applyBatch(tx, batch), latest - CLIENT_GRACE_MS);
       } catch (error) {
+        // A write broke a rule of the schema: again, each write in a savepoint (writes.ts).
+        if (isViolation(error)) {
+          return await calls.transaction(
+            (tx) => applyOneByOne(tx, batch),
+            latest - CLIENT_GRACE_MS,
+          );
+        }
         // Distributed engines abort contended transactions; a batch is one transaction.
         if (isRetryableTransaction(error) && tries < TRANSACTION_ATTEMPTS) continue;
         throw asStoreError(error);
@@ -246,6 +260,22 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
     tokens: createPostgresTokenStore(calls),
     webhooks: webhookStore(write, newWebhookSecret, postgresWebhookReads(calls)),
   };
+}
+
+/** The batch's writes in order, each alone in a savepoint; one that breaks a rule is refused. */
+async function applyOneByOne(tx: PostgresTransaction, batch: readonly Write[]): Promise<unknown[]> {
+  const results: unknown[] = [];
+  for (const write of batch) {
+    try {
+      results.push(await tx.savepoint((point) => applyBatch(point, [write]).then(([r]) => r)));
+    } catch (error) {
+      if (!isViolation(error)) throw error;
+      const { message, detail } = error as { message: string; detail?: string };
+      const said = detail === undefined ? message : `${message} (${detail})`;
+      results.push({ outcome: VIOLATED, message: said } satisfies Violated);
+    }
+  }
+  return results;
 }
 
 /** The batch's writes in order, each run of one write's name applied together. */

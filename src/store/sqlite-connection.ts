@@ -44,4 +44,6 @@ export const WRITER_CACHE_KIB = 4000;
 export function configureWriterConnection(db: Database): void {
   configureConnection(db);
   db.pragma(`cache_size = -${WRITER_CACHE_KIB}`);
+  // Foreign keys a resource's migration declares hold on SQLite as on PostgreSQL.
+  db.pragma("foreign_keys = ON");
 }

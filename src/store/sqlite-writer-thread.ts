@@ -14,7 +14,7 @@ import {
   type WriterData,
 } from "./sqlite-writer-protocol.ts";
 import { recordSqliteEvents, sqliteWrites } from "./sqlite-writes.ts";
-import type { Write } from "./writes.ts";
+import { VIOLATED, type Violated, type Write } from "./writes.ts";
 
 const port = parentPort;
 if (port === null) throw new Error("sqlite-writer-thread.ts runs only as a worker thread");
@@ -25,6 +25,10 @@ const codeOf = (error: unknown): string | undefined => {
   const code = (error as { code?: unknown }).code;
   return typeof code === "string" ? code : undefined;
 };
+
+/** A rule of the schema broken: a foreign key, a check, a unique key, a trigger's RAISE. */
+const isViolation = (error: unknown): boolean =>
+  codeOf(error)?.startsWith("SQLITE_CONSTRAINT") === true;
 
 interface Connection {
   db: Database.Database;
@@ -62,13 +66,28 @@ function open(): Connection {
       Object.entries(sqliteWrites).map(([name, prepare]) => [name, prepare(db)]),
     ) as Record<string, (args: unknown) => unknown>;
     const record = recordSqliteEvents(db);
-    const transaction = db.transaction((writes: readonly Write[]) =>
+    const applyOne = (submitted: Write): unknown => {
+      const write = run[submitted.name];
+      if (write === undefined) throw new Error(`no SQLite write named ${submitted.name}`);
+      const result = write(submitted.args);
+      record(eventsOf(submitted, result));
+      return result;
+    };
+    const transaction = db.transaction((writes: readonly Write[]) => writes.map(applyOne));
+    // A batch in which a write broke a rule of the schema, again: each write in a savepoint of
+    // its own (a nested transaction), so that one alone is refused (writes.ts).
+    const inSavepoint = db.transaction(applyOne);
+    const oneByOne = db.transaction((writes: readonly Write[]) =>
       writes.map((submitted) => {
-        const write = run[submitted.name];
-        if (write === undefined) throw new Error(`no SQLite write named ${submitted.name}`);
-        const result = write(submitted.args);
-        record(eventsOf(submitted, result));
-        return result;
+        try {
+          return inSavepoint(submitted);
+        } catch (error) {
+          if (!isViolation(error)) throw error;
+          return {
+            outcome: VIOLATED,
+            message: String((error as Error).message),
+          } satisfies Violated;
+        }
       }),
     );
     const touch = db.prepare<[number]>(
@@ -80,7 +99,15 @@ function open(): Connection {
     // batch before anything is applied rather than half-way through.
     return {
       db,
-      apply: (batch) => onSameFile(() => transaction.immediate(batch)),
+      apply: (batch) =>
+        onSameFile(() => {
+          try {
+            return transaction.immediate(batch);
+          } catch (error) {
+            if (!isViolation(error)) throw error;
+            return oneByOne.immediate(batch);
+          }
+        }),
       probe: () => onSameFile(() => probe.immediate()),
     };
   } catch (error) {

@@ -86,6 +86,14 @@ export class UnstorableValueError extends Error {
 }
 
 /**
+ * A write broke a rule of the store (a foreign key, a check, a unique key): that write is
+ * refused (409) and changes nothing; the other writes of its batch are stored.
+ */
+export class ConstraintViolationError extends Error {
+  override name = "ConstraintViolationError";
+}
+
+/**
  * The database cannot be reached, or did not answer in time; nothing is known to be
  * stored, and the same create may be retried (503). `message` is for the log only.
  */

@@ -4,9 +4,12 @@
 // write — another table, or a row written beside a plant in the same transaction — is one more
 // entry here and one in each engine's list: the write thread's protocol, the batcher and the
 // metrics do not change. A write reports what it found (a conflict, nothing to delete) as its
-// result; a write that throws fails its whole batch, as a failed commit would.
+// result; a write that breaks a rule of the schema (a foreign key, a check) is refused alone:
+// each engine applies that batch again with every write in a savepoint of its own and reports
+// VIOLATED for that one, which the caller gets as a ConstraintViolationError (409). Any other
+// error fails the whole batch, as a failed commit would.
 import { createBatcher } from "./batcher.ts";
-import { assertStorableText, type PlantPatch } from "./store.ts";
+import { assertStorableText, ConstraintViolationError, type PlantPatch } from "./store.ts";
 import { WEBHOOK_WRITE_KEYS, type WebhookWrites } from "./webhooks.ts";
 
 /** A plant as written: no tag is null. */
@@ -59,6 +62,14 @@ const WRITE_KEYS: { [N in WriteName]: (args: WriteArgs<N>) => string } = {
   ...WEBHOOK_WRITE_KEYS,
 };
 
+/** The result of a write that broke a rule of the schema, as an engine reports it. */
+export interface Violated {
+  outcome: typeof VIOLATED;
+  /** The database's words: the rule, and the values where it gives them. */
+  message: string;
+}
+export const VIOLATED = "violated";
+
 /** Told how every write ended: the metrics' seam. */
 export interface WriteObserver {
   settled(write: WriteName, seconds: number, outcome: string): void;
@@ -107,6 +118,10 @@ export function createWritePath(options: WritePathOptions): WritePath {
       }
       return batcher.submit({ name, args } as Write).then((result) => {
         const { outcome } = result as { outcome: string };
+        if (outcome === VIOLATED) {
+          const { message } = result as Violated;
+          throw new ConstraintViolationError(`the store refused the write: ${message}`);
+        }
         for (const observer of observers) observer.settled(name, seconds(), outcome);
         return result as WriteResult<N>;
       }, failed);

@@ -70,8 +70,8 @@ export async function insertPendingDeliveries(
   });
 }
 
-/** Runs one statement on a connection of its own to the database, whichever its engine. */
-async function onConnection(
+/** Runs statements on a connection of its own to the database, whichever its engine. */
+export async function onConnection(
   databaseUrl: string,
   run: {
     sqlite: (db: Database.Database) => unknown;
