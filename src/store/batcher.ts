@@ -1,8 +1,8 @@
 // Group commit: concurrent writes are queued and handed to the engine together, so many share
 // one transaction and one flush to disk. Each caller's promise settles only when the batch
 // holding its write has committed (or failed). Where several batches commit at once, a write
-// whose key is in a batch still committing waits for the next batch, so writes to one key
-// apply in the order they were submitted.
+// any of whose keys is in a batch still committing waits for the next batch, so writes sharing
+// a key apply in the order they were submitted.
 
 export interface BatcherOptions<In, Out> {
   /** Writes one batch, in order, in one transaction; one result per item, in the same order. */
@@ -14,8 +14,11 @@ export interface BatcherOptions<In, Out> {
   maxInFlight: number;
   /** Most items in one batch, which bounds one transaction's size and time. */
   maxBatch: number;
-  /** What an item touches; items with one key never commit in two batches at once. */
-  keyOf?: (item: In) => string;
+  /**
+   * What an item touches: its own key and those of the rows it reads (a parent it names).
+   * Items sharing any key never commit in two batches at once.
+   */
+  keysOf?: (item: In) => readonly string[];
 }
 
 export interface Batcher<In, Out> {
@@ -26,7 +29,7 @@ export interface Batcher<In, Out> {
 
 interface Waiting<In, Out> {
   item: In;
-  key: string | undefined;
+  keys: readonly string[];
   resolve: (out: Out) => void;
   reject: (error: unknown) => void;
 }
@@ -34,7 +37,7 @@ interface Waiting<In, Out> {
 export function createBatcher<In, Out>(options: BatcherOptions<In, Out>): Batcher<In, Out> {
   const { write, maxInFlight, maxBatch } = options;
   // With one batch committing at a time, order needs no keys.
-  const keyOf = maxInFlight > 1 ? options.keyOf : undefined;
+  const keysOf = maxInFlight > 1 ? options.keysOf : undefined;
   let queue: Waiting<In, Out>[] = [];
   /** Keys of the items in batches now committing, with how many batches hold each. */
   const committing = new Map<string, number>();
@@ -49,17 +52,17 @@ export function createBatcher<In, Out>(options: BatcherOptions<In, Out>): Batche
     for (const resolve of waiters) resolve();
   };
 
-  /** The next batch: items in order, none whose key is committing (nor after one that is). */
+  /** The next batch: items in order, none with a key committing (nor after one that has). */
   const take = (): Waiting<In, Out>[] => {
-    if (committing.size === 0 || keyOf === undefined) return queue.splice(0, maxBatch);
+    if (committing.size === 0 || keysOf === undefined) return queue.splice(0, maxBatch);
     const batch: Waiting<In, Out>[] = [];
     const left: Waiting<In, Out>[] = [];
     const held = new Set<string>();
+    const free = (key: string) => !committing.has(key) && !held.has(key);
     for (const waiting of queue) {
-      const key = waiting.key as string;
-      if (batch.length < maxBatch && !committing.has(key) && !held.has(key)) batch.push(waiting);
+      if (batch.length < maxBatch && waiting.keys.every(free)) batch.push(waiting);
       else {
-        held.add(key);
+        for (const key of waiting.keys) held.add(key);
         left.push(waiting);
       }
     }
@@ -78,11 +81,12 @@ export function createBatcher<In, Out>(options: BatcherOptions<In, Out>): Batche
   };
 
   const hold = (batch: readonly Waiting<In, Out>[], by: 1 | -1) => {
-    for (const { key } of batch) {
-      if (key === undefined) continue;
-      const held = (committing.get(key) ?? 0) + by;
-      if (held === 0) committing.delete(key);
-      else committing.set(key, held);
+    for (const { keys } of batch) {
+      for (const key of keys) {
+        const held = (committing.get(key) ?? 0) + by;
+        if (held === 0) committing.delete(key);
+        else committing.set(key, held);
+      }
     }
   };
 
@@ -108,7 +112,7 @@ export function createBatcher<In, Out>(options: BatcherOptions<In, Out>): Batche
   return {
     submit(item) {
       return new Promise<Out>((resolve, reject) => {
-        queue.push({ item, key: keyOf?.(item), resolve, reject });
+        queue.push({ item, keys: keysOf?.(item) ?? [], resolve, reject });
         // Requests that arrive in the same turn of the event loop go out together.
         if (!scheduled && inFlight < maxInFlight) {
           scheduled = true;

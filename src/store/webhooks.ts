@@ -177,7 +177,7 @@ export interface WebhookWrites {
 
 /** What each webhook write touches: the order-keeping keys of writes.ts. */
 export const WEBHOOK_WRITE_KEYS: {
-  [N in keyof WebhookWrites]: (args: WebhookWrites[N]["args"]) => string;
+  [N in keyof WebhookWrites]: (args: WebhookWrites[N]["args"]) => string | readonly string[];
 } = {
   // One key for every registration: the count and the insert are one step (the cap).
   createWebhookEndpoint: () => "webhook-endpoints",
@@ -188,7 +188,11 @@ export const WEBHOOK_WRITE_KEYS: {
   claimWebhookDeliveries: () => "webhook-claims",
   completeWebhookDelivery: ({ id }) => `webhook-delivery:${id}`,
   releaseWebhookDeliveries: () => "webhook-claims",
-  retryWebhookDelivery: ({ id }) => `webhook-delivery:${id}`,
+  // It enables its endpoint again: ordered with that endpoint's delete and rotation too.
+  retryWebhookDelivery: ({ endpointId, id }) => [
+    `webhook-delivery:${id}`,
+    `webhook-endpoint:${endpointId}`,
+  ],
   purgeWebhookDeliveries: () => "webhook-purge",
 };
 

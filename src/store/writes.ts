@@ -52,10 +52,12 @@ export type WriteResult<N extends WriteName> = Writes[N]["result"];
 export type Write = { [N in WriteName]: { name: N; args: WriteArgs<N> } }[WriteName];
 
 /**
- * What each write touches: writes with the same key are applied in the order they were
- * submitted, on every engine, even where batches commit side by side (PostgreSQL's pool).
+ * What each write touches: its own row's key, and the key of every row it reads or names (a
+ * child's create names its parent: `[child:C, parent:P]`, and the parent's delete has
+ * `parent:P`). Writes sharing a key are applied in the order they were submitted, on every
+ * engine, even where batches commit side by side (PostgreSQL's pool).
  */
-const WRITE_KEYS: { [N in WriteName]: (args: WriteArgs<N>) => string } = {
+const WRITE_KEYS: { [N in WriteName]: (args: WriteArgs<N>) => string | readonly string[] } = {
   createPlant: (plant) => `plant:${plant.id}`,
   deletePlant: ({ id }) => `plant:${id}`,
   updatePlant: ({ id }) => `plant:${id}`,
@@ -100,7 +102,12 @@ export function createWritePath(options: WritePathOptions): WritePath {
     write: options.execute,
     maxInFlight: options.maxInFlight,
     maxBatch: options.maxBatch,
-    keyOf: (write) => (WRITE_KEYS[write.name] as (args: unknown) => string)(write.args),
+    keysOf: (write) => {
+      const keys = (WRITE_KEYS[write.name] as (args: unknown) => string | readonly string[])(
+        write.args,
+      );
+      return typeof keys === "string" ? [keys] : keys;
+    },
   });
   return {
     run<N extends WriteName>(name: N, args: WriteArgs<N>): Promise<WriteResult<N>> {

@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import { createBatcher } from "../../src/store/batcher.ts";
 
 /** A batcher whose writes wait until released, recording each batch it was given. */
-function recording(options: { maxInFlight: number; maxBatch: number }) {
+function recording(options: {
+  maxInFlight: number;
+  maxBatch: number;
+  keysOf?: (item: number) => readonly string[];
+}) {
   const batches: number[][] = [];
   const release: (() => void)[] = [];
   const batcher = createBatcher<number, string>({
@@ -58,6 +62,29 @@ describe("group commit batcher", () => {
     expect(batches).toEqual([[1, 2], [3, 4], [5]]);
     for (const done of release.splice(0)) done();
     expect(await all).toEqual(["done 1", "done 2", "done 3", "done 4", "done 5"]);
+  });
+
+  it("when an item shares any of its keys with one committing, then it waits for the next batch, and items with other keys go by", async () => {
+    // 1 creates a child naming parent 9, 2 deletes parent 9, 3 touches another row.
+    const keys: Record<number, string[]> = {
+      1: ["child:1", "parent:9"],
+      2: ["parent:9"],
+      3: ["plant:3"],
+    };
+    const { batcher, batches, release } = recording({
+      maxInFlight: 2,
+      maxBatch: 1,
+      keysOf: (item) => keys[item] ?? [],
+    });
+    const all = Promise.all([1, 2, 3].map((item) => batcher.submit(item)));
+    await turn();
+    expect(batches).toEqual([[1], [3]]);
+    release.shift()?.();
+    await turn();
+    await turn();
+    expect(batches).toEqual([[1], [3], [2]]);
+    for (const done of release.splice(0)) done();
+    expect(await all).toEqual(["done 1", "done 2", "done 3"]);
   });
 
   it("when a batch fails, then every item in it fails with that error and later items still go out", async () => {
