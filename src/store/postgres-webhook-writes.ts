@@ -65,7 +65,7 @@ export const DELIVERY_COLUMNS = `d.id, d.endpoint_id, ev.subject_id AS plant_id,
  * another instance is fanning out are skipped; the endpoints are held (FOR KEY SHARE) so that a delete waits.
  */
 async function fanOut(tx: PostgresTransaction): Promise<number> {
-  const { count } = await tx`
+  const [row] = await tx<{ made: number; unsent: string[] }[]>`
     WITH events AS (
       UPDATE webhook_events SET fanned_out = true
       WHERE id IN (
@@ -76,14 +76,38 @@ async function fanOut(tx: PostgresTransaction): Promise<number> {
       RETURNING id, created_at
     ), endpoints AS (
       SELECT id, created_at FROM webhook_endpoints WHERE disabled_at IS NULL FOR KEY SHARE
+    ), made AS (
+      INSERT INTO webhook_deliveries
+        (id, endpoint_id, event_id, status, attempts, next_attempt_at, created_at, updated_at)
+      SELECT 'msg_' || lpad(to_hex((extract(epoch FROM ev.created_at) * 1000)::int8), 12, '0')
+               || substr(replace(gen_random_uuid()::text, '-', ''), 1, 20),
+             e.id, ev.id, 'pending', 0, clock_timestamp(), ev.created_at, clock_timestamp()
+      FROM events AS ev JOIN endpoints AS e ON e.created_at <= ev.created_at
+      RETURNING event_id
     )
-    INSERT INTO webhook_deliveries
-      (id, endpoint_id, event_id, status, attempts, next_attempt_at, created_at, updated_at)
-    SELECT 'msg_' || lpad(to_hex((extract(epoch FROM ev.created_at) * 1000)::int8), 12, '0')
-             || substr(replace(gen_random_uuid()::text, '-', ''), 1, 20),
-           e.id, ev.id, 'pending', 0, clock_timestamp(), ev.created_at, clock_timestamp()
-    FROM events AS ev JOIN endpoints AS e ON e.created_at <= ev.created_at`;
-  return count;
+    SELECT (SELECT count(*) FROM made)::int4 AS made,
+           array(SELECT ev.id::text FROM events AS ev
+                 WHERE NOT EXISTS (SELECT 1 FROM made WHERE made.event_id = ev.id)) AS unsent`;
+  // An event no endpoint was to get is done with at once.
+  if (row !== undefined && row.unsent.length > 0) {
+    await tx`DELETE FROM webhook_events WHERE id = ANY(${row.unsent}::int8[])`;
+  }
+  return row?.made ?? 0;
+}
+
+/**
+ * Deletes those of the given events that have no delivery left. A statement of its own: in the
+ * deleting statement, the deleted deliveries would still be seen.
+ */
+async function eventsWithoutDeliveries(
+  tx: PostgresTransaction,
+  gone: readonly { event_id: string }[],
+): Promise<void> {
+  if (gone.length === 0) return;
+  await tx`
+    DELETE FROM webhook_events AS ev
+    WHERE ev.id = ANY(${[...new Set(gone.map((row) => row.event_id))]}::int8[]) AND ev.fanned_out
+      AND NOT EXISTS (SELECT 1 FROM webhook_deliveries AS d WHERE d.event_id = ev.id)`;
 }
 
 /** Each write of the run in turn: these are rare next to creates, one statement or two each. */
@@ -115,7 +139,9 @@ export const postgresWebhookWrites: { [N in WebhookWriteName]: ApplyRun<N> } = {
     // The endpoint first: a fan-out holding it (FOR KEY SHARE) commits before, and the
     // deliveries' DELETE then sees what it made.
     const { count } = await tx`DELETE FROM webhook_endpoints WHERE id = ${id}`;
-    await tx`DELETE FROM webhook_deliveries WHERE endpoint_id = ${id}`;
+    const gone = await tx<{ event_id: string }[]>`
+      DELETE FROM webhook_deliveries WHERE endpoint_id = ${id} RETURNING event_id::text`;
+    await eventsWithoutDeliveries(tx, gone);
     return { outcome: count === 1 ? "deleted" : "absent" };
   }),
   rotateWebhookSecret: oneByOne(async (tx, { id, secret, overlapMs }) => {
@@ -231,18 +257,13 @@ export const postgresWebhookWrites: { [N in WebhookWriteName]: ApplyRun<N> } = {
     return { outcome: "retried", delivery: deliveryFromPostgres(row) };
   }),
   purgeWebhookDeliveries: oneByOne(async (tx, { before, limit }) => {
-    const { count } = await tx`
+    const gone = await tx<{ event_id: string }[]>`
       DELETE FROM webhook_deliveries WHERE id IN (
         SELECT id FROM webhook_deliveries
         WHERE status <> 'pending' AND updated_at < ${new Date(before)}
-        LIMIT ${limit}::int4)`;
-    // Events fanned out whose deliveries are all gone (purged, or their endpoint deleted).
-    const events = await tx`
-      DELETE FROM webhook_events WHERE id IN (
-        SELECT id FROM webhook_events AS ev
-        WHERE fanned_out AND created_at < ${new Date(before)}
-          AND NOT EXISTS (SELECT 1 FROM webhook_deliveries AS d WHERE d.event_id = ev.id)
-        LIMIT ${limit - count}::int4)`;
-    return { outcome: "purged", count: count + events.count };
+        LIMIT ${limit}::int4)
+      RETURNING event_id::text`;
+    await eventsWithoutDeliveries(tx, gone);
+    return { outcome: "purged", count: gone.length };
   }),
 };

@@ -114,8 +114,8 @@ export interface WebhookStore {
   /** Gives claims back (shutdown): due now, for any instance. */
   release(owner: string, ids: readonly string[]): Promise<void>;
   /**
-   * Deletes at most `limit` delivered or failed deliveries last changed before `before`, and
-   * events made before then whose deliveries are all gone.
+   * Deletes at most `limit` delivered or failed deliveries last changed before `before` (how
+   * many), and their events once no delivery of them is left.
    */
   purge(before: Date, limit: number): Promise<number>;
   /**

@@ -95,3 +95,17 @@ export async function onConnection(
     await sql.end({ timeout: 1 });
   }
 }
+
+/** Rows of webhook_events: what the store keeps of events until their deliveries are gone. */
+export async function storedEvents(databaseUrl: string): Promise<number> {
+  let count = 0;
+  await onConnection(databaseUrl, {
+    sqlite: (db) => {
+      count = Number(db.prepare("SELECT count(*) FROM webhook_events").pluck().get());
+    },
+    postgres: async (sql) => {
+      count = Number((await sql`SELECT count(*)::int4 AS n FROM webhook_events`)[0]?.["n"]);
+    },
+  });
+  return count;
+}
