@@ -121,9 +121,12 @@ ${methods.join("\n")}
 /** The writes of ${tag}: each \`name: { args; result }\`, as in src/store/writes.ts. */
 export type ${type}Writes = Record<never, { args: unknown; result: { outcome: string } }>;
 
-/** What each write touches: writes with one key apply in the order made (writes.ts). */
+/**
+ * What each write touches: its row's key and those of the rows it names (a parent); writes
+ * sharing a key apply in the order made (writes.ts).
+ */
 export const ${constant}_WRITE_KEYS: {
-  [N in keyof ${type}Writes]: (args: ${type}Writes[N]["args"]) => string;
+  [N in keyof ${type}Writes]: (args: ${type}Writes[N]["args"]) => string | readonly string[];
 } = {};
 `;
 }
