@@ -5,7 +5,7 @@
 //   process, on the load's core), against the service with none; then, `--drain` seconds
 //   after the load, the deliveries still pending and those received.
 // - outbox: the same, the receiver holding every request unanswered, so that the deliverer's
-//   slots stay busy and it does next to nothing: the outbox's write alone.
+//   slots stay busy and it does next to nothing: the event's write alone.
 // - backlog: one endpoint nobody listens at and `--pending` deliveries preloaded (some due
 //   now, the rest over the next day), against the same endpoint and none pending; peak RSS.
 // - fan-out: 1,000 endpoints registered against one, no deliverer running on either
