@@ -11,6 +11,7 @@ import { createDelivererMetrics } from "./deliverer-metrics.ts";
 import { recordOf } from "./retry-schedule.ts";
 import { signatureHeaders } from "./signature.ts";
 import { createSlots, type Queued } from "./slots.ts";
+import { startUpkeep } from "./upkeep.ts";
 
 export interface DelivererSettings {
   timeoutMs: number;
@@ -44,9 +45,6 @@ export interface Deliverer {
 const IDLE_POLL_MS = 250;
 // After a store error, before trying again; it is logged once per failure.
 const ERROR_PAUSE_MS = 1000;
-const BACKLOG_EVERY_MS = 10_000;
-const PURGE_EVERY_MS = 60 * 60 * 1000;
-const PURGE_BATCH = 1000;
 // Deliveries claimed per slot of an endpoint's share: a claim is a write, so one feeds several
 // sends. At 4, one busy endpoint on PostgreSQL was held to a claim's round trips (about 400 a
 // second, thousands left pending 10 s after the bench's load); at 16 it drains as on SQLite.
@@ -241,36 +239,18 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
     }
   }
 
-  async function refreshBacklog(): Promise<void> {
-    const { pending, oldestCreatedAt } = await store.backlog();
-    const age = oldestCreatedAt === null ? 0 : (Date.now() - oldestCreatedAt.getTime()) / 1000;
-    metrics.backlog(pending, Math.max(0, age));
-  }
-
-  async function purge(): Promise<void> {
-    const before = new Date(Date.now() - settings.retentionMs);
-    // Bounded batches, each its own short write, until one comes back short.
-    while (!stopping && (await store.purge(before, PURGE_BATCH)) === PURGE_BATCH) {}
-  }
-
-  const quietly = (work: () => Promise<void>, what: string) => () =>
-    void work().catch((error: unknown) => log.warn({ err: error }, what));
-  const backlogTimer = setInterval(
-    quietly(refreshBacklog, "webhook backlog not read"),
-    BACKLOG_EVERY_MS,
-  );
-  const purgeTimer = setInterval(quietly(purge, "webhook deliveries not purged"), PURGE_EVERY_MS);
-  backlogTimer.unref();
-  purgeTimer.unref();
-  quietly(refreshBacklog, "webhook backlog not read")();
-  quietly(purge, "webhook deliveries not purged")();
+  const upkeep = startUpkeep({
+    store,
+    metrics,
+    retentionMs: settings.retentionMs,
+    warn: (fields, message) => log.warn(fields, message),
+  });
   const looping = loop();
 
   return {
     async stop() {
       stopping = true;
-      clearInterval(backlogTimer);
-      clearInterval(purgeTimer);
+      upkeep.stop();
       wake?.();
       await looping;
       const ids = [...running.keys(), ...toRelease.splice(0)];
