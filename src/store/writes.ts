@@ -127,7 +127,7 @@ export function createWritePath(options: WritePathOptions): WritePath {
         const { outcome } = result as { outcome: string };
         if (outcome === VIOLATED) {
           const { message } = result as Violated;
-          throw new ConstraintViolationError(`the store refused the write: ${message}`);
+          return failed(new ConstraintViolationError(`the store refused the write: ${message}`));
         }
         for (const observer of observers) observer.settled(name, seconds(), outcome);
         return result as WriteResult<N>;

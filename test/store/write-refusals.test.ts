@@ -39,6 +39,11 @@ describe.each(storeEngines)("writes refused by a rule of the schema ($name)", (e
           sql`ALTER TABLE plants ADD CONSTRAINT no_forbidden CHECK (name <> 'forbidden')`,
       },
       async ({ store }) => {
+        const failed: string[] = [];
+        store.observeWrites({
+          settled: () => undefined,
+          failed: (write, _seconds, error) => failed.push(`${write} ${(error as Error).name}`),
+        });
         const [fern, forbidden, rose] = [uniqueId(), uniqueId(), uniqueId()];
         // Submitted in one turn of the event loop: one batch.
         const results = await Promise.allSettled([
@@ -50,6 +55,8 @@ describe.each(storeEngines)("writes refused by a rule of the schema ($name)", (e
         const refusal = (results[1] as PromiseRejectedResult).reason as Error;
         expect(refusal).toBeInstanceOf(ConstraintViolationError);
         expect(refusal.message).toMatch(/^the store refused the write: .*no_forbidden/);
+        // The metrics' seam hears of it (outcome=violated).
+        expect(failed).toEqual(["createPlant ConstraintViolationError"]);
         expect(await store.get(fern)).toEqual({ name: "Fern" });
         expect(await store.get(forbidden)).toBeUndefined();
         expect(await store.get(rose)).toEqual({ name: "Rose" });
