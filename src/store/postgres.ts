@@ -189,10 +189,11 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
       } catch (error) {
         // A write broke a rule of the schema: again, each write in a savepoint (writes.ts).
         if (isViolation(error)) {
-          return await calls.transaction(
-            (tx) => applyOneByOne(tx, batch),
-            latest - CLIENT_GRACE_MS,
-          );
+          return await calls
+            .transaction((tx) => applyOneByOne(tx, batch), latest - CLIENT_GRACE_MS)
+            .catch((again: unknown) => {
+              throw asStoreError(again);
+            });
         }
         // Distributed engines abort contended transactions; a batch is one transaction.
         if (isRetryableTransaction(error) && tries < TRANSACTION_ATTEMPTS) continue;
