@@ -6,8 +6,6 @@
 // whose keys cannot be fetched, and, once the rejected credentials have used up the address's
 // allowance, 429). It must cover every documented answer except those listed in
 // NOT_THROUGH_PRISM with the reason, and send every parameter; Prism must report no violation.
-import { type ChildProcess, spawn } from "node:child_process";
-import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadDocument } from "../../src/openapi/document.ts";
@@ -16,15 +14,10 @@ import { runCli } from "../helpers/cli.ts";
 import { type DocumentedOperation, documentedOperations } from "../helpers/document.ts";
 import { Bindings, bodyOf, type ExampleAnswer, everyRequestExample } from "../helpers/examples.ts";
 import { AUDIENCE, ISSUER, signingKey, signJwt } from "../helpers/jwt.ts";
+import { type PrismProcess, startPrism } from "../helpers/prism.ts";
 import { markRan } from "../helpers/ran-marker.ts";
-import {
-  REPO_ROOT,
-  type ServerProcess,
-  startServer,
-  useServerSuite,
-} from "../helpers/server-process.ts";
+import { type ServerProcess, startServer, useServerSuite } from "../helpers/server-process.ts";
 
-const PRISM = createRequire(import.meta.url).resolve("@stoplight/prism-cli/dist/index.js");
 const METRICS_TOKEN = "metrics-token-0123456789abcdef";
 const WRONG_TOKEN = "wrong-token-0123456789abcdef";
 
@@ -67,9 +60,7 @@ const needsCredentials = ({ operation }: DocumentedOperation): boolean =>
 describe("Stoplight Prism in front of a real server", () => {
   const db = useServerSuite();
   let server: ServerProcess;
-  let prism: ChildProcess;
-  let prismUrl = "";
-  let prismOutput = "";
+  let prism: PrismProcess | undefined;
   let traffic: Traffic[] = [];
 
   beforeAll(async () => {
@@ -94,41 +85,20 @@ describe("Stoplight Prism in front of a real server", () => {
       },
     });
 
-    const port = await freePort();
-    prismUrl = `http://127.0.0.1:${port}`;
-    prism = spawn(
-      process.execPath,
-      [
-        PRISM,
-        "proxy",
-        "openapi/plants.yaml",
-        server.url,
-        "--errors",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        String(port),
-      ],
-      { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] },
-    );
-    const listening = new Promise<void>((resolve, reject) => {
-      const onData = (chunk: Buffer) => {
-        prismOutput += chunk.toString("utf8");
-        if (prismOutput.includes("Prism is listening")) resolve();
-      };
-      prism.stdout?.on("data", onData);
-      prism.stderr?.on("data", onData);
-      prism.once("exit", (code) => reject(new Error(`prism exited (${code}): ${prismOutput}`)));
-    });
-    await listening;
+    prism = await startPrism([
+      "proxy",
+      "openapi/plants.yaml",
+      server.url,
+      "--errors",
+      "--host",
+      "127.0.0.1",
+      "--port",
+      "0",
+    ]);
   }, 60_000);
 
   afterAll(async () => {
-    if (prism !== undefined && prism.exitCode === null) {
-      const exited = new Promise((resolve) => prism.once("exit", resolve));
-      prism.kill("SIGTERM");
-      await exited;
-    }
+    await prism?.stop();
     await server?.stop();
   });
 
@@ -136,7 +106,7 @@ describe("Stoplight Prism in front of a real server", () => {
     const bindings = new Bindings();
     for (const request of traffic) {
       const path = bindings.apply(request.path);
-      const response = await fetch(`${prismUrl}${path}`, {
+      const response = await fetch(`${prism?.url}${path}`, {
         method: request.method,
         headers: request.headers ?? {},
         ...(request.body === undefined ? {} : { body: bindings.apply(request.body) }),
@@ -152,7 +122,7 @@ describe("Stoplight Prism in front of a real server", () => {
         bindings.expected(request.answer, JSON.parse(body));
       }
     }
-    expect(prismOutput).not.toMatch(/Violation|✖/);
+    expect(prism?.output()).not.toMatch(/Violation|✖/);
 
     // Every documented answer is in the traffic, or listed with the reason it cannot be.
     const covered = new Set(traffic.map((t) => `${t.operation} ${t.status}`));
