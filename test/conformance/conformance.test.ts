@@ -7,7 +7,7 @@ import { runConformance } from "../../src/conformance/run.ts";
 import { TOKEN } from "../helpers/app.ts";
 import { runCli } from "../helpers/cli.ts";
 import { type ServerProcess, startServer } from "../helpers/server-process.ts";
-import { sqliteEngine, storeEngines, useTestStore } from "../helpers/stores.ts";
+import { type StoreEngine, sqliteEngine, storeEngines, useTestStore } from "../helpers/stores.ts";
 
 const options = (baseUrl: string, more: Partial<ConformanceOptions> = {}): ConformanceOptions => ({
   ...DEFAULT_OPTIONS,
@@ -21,21 +21,27 @@ const failures = (run: RunResult) =>
     .filter((check) => check.broken.length > 0)
     .map((check) => `${check.operationId} ${check.name}: ${check.broken.join("; ")}`);
 
-const WEBHOOK_READS = ["listWebhookEndpoints", "getWebhookEndpoint", "listWebhookDeliveries"];
-
-describe.each(storeEngines)("conformance of a healthy server ($name)", (engine) => {
+/** A spawned server on a store of its own, for the tests of one describe. */
+function useServerOn(engine: StoreEngine) {
   const database = useTestStore(engine);
-  let server: ServerProcess;
+  let server: ServerProcess | undefined;
   beforeAll(async () => {
     server = await startServer({ databaseUrl: database().url });
   });
   afterAll(async () => {
     await server?.stop();
   });
+  return { database, url: () => server?.url ?? "" };
+}
+
+const WEBHOOK_READS = ["listWebhookEndpoints", "getWebhookEndpoint", "listWebhookDeliveries"];
+
+describe.each(storeEngines)("conformance of a healthy server ($name)", (engine) => {
+  const { database, url } = useServerOn(engine);
 
   it("when the run is fresh and may write, then every example, probe and id check passes, valid writes stay in --id-range, and what it created is gone", async () => {
     const run = await runConformance(
-      options(server.url, { allowWrites: true, fresh: true, maxWrites: 300 }),
+      options(url(), { allowWrites: true, fresh: true, maxWrites: 300 }),
     );
 
     expect(failures(run)).toEqual([]);
@@ -65,7 +71,7 @@ describe.each(storeEngines)("conformance of a healthy server ($name)", (engine) 
   });
 
   it("when the run is read-only, then it sends no write and every check passes", async () => {
-    const run = await runConformance(options(server.url));
+    const run = await runConformance(options(url()));
 
     expect(failures(run)).toEqual([]);
     expect(run.writes).toBe(0);
@@ -74,17 +80,10 @@ describe.each(storeEngines)("conformance of a healthy server ($name)", (engine) 
 });
 
 describe("conformance within its bounds", () => {
-  const database = useTestStore(sqliteEngine);
-  let server: ServerProcess;
-  beforeAll(async () => {
-    server = await startServer({ databaseUrl: database().url });
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const { database, url } = useServerOn(sqliteEngine);
 
   it("when --max-requests is small, then the run sends that many and says where it stopped", async () => {
-    const run = await runConformance(options(server.url, { maxRequests: 7 }));
+    const run = await runConformance(options(url(), { maxRequests: 7 }));
 
     expect(run.requests).toBe(7);
     expect(run.notes).toContain("a step stopped early: --max-requests reached");
@@ -93,14 +92,7 @@ describe("conformance within its bounds", () => {
 });
 
 describe("conformance of scopes", () => {
-  const database = useTestStore(sqliteEngine);
-  let server: ServerProcess;
-  beforeAll(async () => {
-    server = await startServer({ databaseUrl: database().url });
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const { database, url } = useServerOn(sqliteEngine);
 
   it("when a token without the webhook scope is given, then the webhook reads answer 403 and pass", async () => {
     const created = await runCli(database().url, [
@@ -114,7 +106,7 @@ describe("conformance of scopes", () => {
     expect(created.code, created.stderr).toBe(0);
 
     const run = await runConformance(
-      options(server.url, { tokenWithoutScope: created.stdout.trim(), operations: WEBHOOK_READS }),
+      options(url(), { tokenWithoutScope: created.stdout.trim(), operations: WEBHOOK_READS }),
     );
 
     expect(failures(run)).toEqual([]);
