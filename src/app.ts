@@ -1,27 +1,25 @@
 // The application factory: a Fastify instance that is not listening. The process entry point
 // (src/main.ts) owns configuration, listening and signals.
 //
-// Every request takes one path: the global onRequest hooks below (its connection's order,
-// CORS, draining, overload, the head's own checks, routing), then its operation's route
-// (src/openapi/routes.ts); every failure on the way leaves through src/http/errors.ts.
+// Every request takes one path: the one onRequest hook (src/http/gate.ts: CORS refusals,
+// overload, draining, the head's own checks, routing, its connection's order, its route's
+// first step), then its operation's route (src/openapi/routes.ts); every failure on the way
+// leaves through src/http/errors.ts.
 import Fastify, { type FastifyInstance } from "fastify";
 import type { AuthenticatorFactory } from "./auth/authenticator.ts";
 import type { AuthFailure } from "./auth/outcome.ts";
 import { securitySchemes } from "./auth/schemes.ts";
 import { type Config, defaultOpsConfig, type OpsConfig } from "./config.ts";
 import { operationHandlers } from "./handlers/index.ts";
-import { addAnswerHeaders } from "./http/answer-headers.ts";
+import { addAnswerHeaders, requestIdFor } from "./http/answer-headers.ts";
 import { addBodyParsers } from "./http/body-parsers.ts";
 import { type ConnectionGuard, guardConnections } from "./http/connections.ts";
 import { addCors } from "./http/cors.ts";
-import { watchDraining } from "./http/draining.ts";
 import { Problem, parserErrorAnswer, problemAnswer, sendError } from "./http/errors.ts";
+import { addGate } from "./http/gate.ts";
 import { createLogger, type LogStream, OneLinePerRequest } from "./http/logging.ts";
-import { addOverloadGuard } from "./http/overload.ts";
 import { createRateLimits } from "./http/rate-limit.ts";
 import { writeRawResponse } from "./http/raw-response.ts";
-import { requestGate } from "./http/request-gate.ts";
-import { requestIdFor } from "./http/request-id.ts";
 import { createApi } from "./openapi/backend.ts";
 import { documentMethods, documentResponseHeaders } from "./openapi/document.ts";
 import { addOperationRoutes } from "./openapi/routes.ts";
@@ -67,12 +65,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     genReqId: requestIdFor,
-    // Fastify's own 503-while-closing body is not the contract's Error shape; see draining.ts.
+    // Fastify's own 503-while-closing body is not the contract's Error shape; see gate.ts.
     return503OnClosing: false,
     trustProxy: trustProxyOption(ops.trustProxy),
     keepAliveTimeout: ops.keepAliveTimeoutMs,
     http: {
-      // Node would answer a missing Host with a bare 400; request-checks.ts answers it instead.
+      // Node would answer a missing Host with a bare 400; the gate (gate.ts) answers it instead.
       requireHostHeader: false,
       // Slow or stalled requests are answered 408 (by clientErrorHandler), checked this often.
       headersTimeout: ops.headersTimeoutMs,
@@ -122,7 +120,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
   app.server.maxConnections = ops.maxConnections;
   // Every header line is collected, so that none can hide a repeated Authorization or
-  // Content-Type past Node's default of 2000 (request-checks.ts refuses over 200 of them).
+  // Content-Type past Node's default of 2000 (the gate refuses over 200 of them).
   app.server.maxHeadersCount = 0;
   const guard = guardConnections(
     app.server,
@@ -143,22 +141,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     methods: documentMethods(api.document),
     responseHeaders: documentResponseHeaders(api.document),
   });
-  const draining = watchDraining(app);
+  // With origins configured, @fastify/cors adds an onRequest hook of its own, before the gate.
+  const draining = await addGate(app, {
+    connections: guard,
+    corsOrigins: ops.corsOrigins,
+    maxEventLoopDelayMs: ops.maxEventLoopDelayMs,
+    unrouted: (request) => routingRefusal(api, request.method, request.url),
+  });
   addAnswerHeaders(app, draining, guard);
-  await addOverloadGuard(app, ops.maxEventLoopDelayMs);
-  app.addHook(
-    "onRequest",
-    requestGate({
-      draining,
-      connections: guard,
-      // No operation's route: Fastify's 404, or the OPTIONS * route @fastify/cors adds for
-      // preflights, taking an OPTIONS that is not one.
-      unrouted: (request) =>
-        request.is404 || (request.method === "OPTIONS" && request.routeOptions.url === "*")
-          ? routingRefusal(api, request.method, request.url)
-          : undefined,
-    }),
-  );
   // ---- then its operation's route ----
   addBodyParsers(app, BODY_LIMIT_BYTES);
   addOperationRoutes(app, {

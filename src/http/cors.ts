@@ -1,12 +1,11 @@
 // CORS (@fastify/cors) for the origins in PLANTSTORE_CORS_ORIGINS; none by default. A preflight
 // from an allowed origin is answered 204 with the Access-Control-Allow-* headers; one from any
-// other origin gets a 403 that says why, with no CORS headers. Other requests go on as usual:
+// other origin gets a 403 from the gate (gate.ts), with no CORS headers. Other requests go on:
 // an OPTIONS that is not a preflight still gets the document's 404 or 405. With no origin
 // configured the plugin is not registered: no answer varies by Origin then, and the plugin
 // builds its options on every request (BENCHMARKS.md, "CORS").
 import cors from "@fastify/cors";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { Problem } from "./errors.ts";
 
 // Preflights are cached by browsers this long (Chromium caps it at 2 hours).
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
@@ -27,14 +26,6 @@ export async function addCors(
   const allowed = (origin: string | undefined): boolean =>
     origin !== undefined && (origins === "*" || origins.includes(origin));
 
-  app.addHook("onRequest", (request, _reply, done) => {
-    if (!isPreflight(request) || allowed(request.headers.origin)) return done();
-    const message =
-      origins.length === 0
-        ? "cross-origin requests are not enabled on this server (PLANTSTORE_CORS_ORIGINS)"
-        : `the origin ${request.headers.origin} may not call this server (PLANTSTORE_CORS_ORIGINS)`;
-    done(new Problem(403, message));
-  });
   if (origins !== "*" && origins.length === 0) return;
 
   // The options a request gets are chosen from three made once: none for a request from an

@@ -4,8 +4,8 @@
 // before the bad bytes has been answered.
 import { type ServerResponse, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
+import { SECURITY_HEADERS } from "./answer-headers.ts";
 import type { ApiResponse } from "./responses.ts";
-import { SECURITY_HEADERS } from "./security-headers.ts";
 
 export function writeRawResponse(socket: Duplex, response: ApiResponse): void {
   if (!socket.writable) {

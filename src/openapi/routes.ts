@@ -2,7 +2,8 @@
 // Fastify routes it, and per operation its hooks run in this order —
 //   onRequest      the route's shape (an empty path parameter is no match; a body sent to an
 //                  operation that takes none is refused), then authentication, rate limit and
-//                  scopes (src/openapi/security.ts): all before a byte of the body is read;
+//                  scopes (src/openapi/security.ts): all before a byte of the body is read,
+//                  run as the last step of the one onRequest hook (src/http/gate.ts);
 //   preParsing     a declared body over the limit is refused, else `100 Continue` is sent;
 //   (parsing)      the content-type parser (src/http/body-parsers.ts), for the JSON media types
 //                  the operation declares;
@@ -83,7 +84,11 @@ export function addOperationRoutes(app: FastifyInstance, options: RouteOptions):
     app.route({
       method: operation.method.toUpperCase() as HTTPMethods,
       url: operation.path.replace(/\{([^{}/]+)\}/g, ":$1"),
-      config: { operation: { id: operationId, names } },
+      config: {
+        operation: { id: operationId, names },
+        // Run by the gate (src/http/gate.ts), so that a request meets one onRequest hook.
+        onRequest: routeShape(api, operationId, names, inputs.body?.accepted, authenticate),
+      },
       bodyLimit,
       schema: { response: responseSchemas(operation) },
       // The build's serializers for those schemas, where it compiled them (compiled-api.ts).
@@ -96,7 +101,6 @@ export function addOperationRoutes(app: FastifyInstance, options: RouteOptions):
                 String(httpStatus),
               ),
           }),
-      onRequest: routeShape(api, operationId, names, inputs.body?.accepted, authenticate),
       ...(inputs.body === undefined ? {} : { preParsing: beforeBody(inputs.body, bodyLimit) }),
       preValidation: (request, _reply, done) => {
         const read = inputs.read({

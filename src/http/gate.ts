@@ -1,0 +1,153 @@
+// The gate: every request's one onRequest hook (Fastify runs each hook as a step of its own on
+// every request). In this order: a CORS preflight from an origin not allowed is refused; the
+// server is not overloaded nor shutting down; its head can be read one way only; some
+// operation takes it (else 404 or 405, before anything reads its body); the requests before it
+// on its connection have been answered where it must see what they did (connections.ts); then
+// its operation's own first step (routes.ts: the route's shape and authentication).
+import underPressure from "@fastify/under-pressure";
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from "fastify";
+import type { ConnectionGuard } from "./connections.ts";
+import { Problem } from "./errors.ts";
+import { targetPath, targetProblem } from "./request-target.ts";
+
+export interface GateOptions {
+  connections: ConnectionGuard;
+  /** PLANTSTORE_CORS_ORIGINS: the origins whose preflights are answered. */
+  corsOrigins: readonly string[] | "*";
+  /** PLANTSTORE_MAX_EVENT_LOOP_DELAY_MS: past this lag requests are refused; 0 for never. */
+  maxEventLoopDelayMs: number;
+  /** The 404 or 405 for a request no operation's route took. */
+  unrouted(request: FastifyRequest): Problem;
+}
+
+/** What the gate knows of shutting down, for the answers (answer-headers.ts). */
+export interface Draining {
+  /** Whether app.close() is draining: every answer closes its connection then. */
+  closing(): boolean;
+}
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** The route's own first step, run by the gate once the request may go on. */
+    onRequest?: onRequestHookHandler;
+  }
+}
+
+export async function addGate(app: FastifyInstance, options: GateOptions): Promise<Draining> {
+  const { connections, corsOrigins, unrouted } = options;
+  let closing = false;
+  app.addHook("preClose", async () => {
+    closing = true;
+  });
+  const overloaded = await watchOverload(app, options.maxEventLoopDelayMs);
+  app.addHook("onRequest", function (this: FastifyInstance, request, reply, done) {
+    const refusal =
+      corsRefusal(corsOrigins, request) ??
+      overloaded(request) ??
+      (closing ? SHUTTING_DOWN : undefined) ??
+      headProblem(request);
+    if (refusal !== undefined) return done(refusal);
+    // Only an operation's route has a first step: Fastify's 404, or the OPTIONS * route
+    // @fastify/cors adds for preflights (an allowed one is answered before the gate), is none.
+    const step = request.routeOptions.config.onRequest;
+    if (step === undefined) return done(unrouted(request));
+    connections.inOrder(request, reply, () => step.call(this, request, reply, done));
+  });
+  return { closing: () => closing };
+}
+
+// Fastify's own 503-while-closing body is not the contract's Error shape (return503OnClosing
+// is off), so a late request gets this, and its connection closes (answer-headers.ts).
+const SHUTTING_DOWN = new Problem(503, "the server is shutting down; retry shortly", {
+  "retry-after": "1",
+});
+
+/**
+ * A preflight from an origin PLANTSTORE_CORS_ORIGINS does not allow gets a 403 that says why,
+ * with no CORS headers; @fastify/cors (cors.ts) answers the others.
+ */
+function corsRefusal(origins: readonly string[] | "*", request: FastifyRequest) {
+  if (request.method !== "OPTIONS") return undefined;
+  const { origin } = request.headers;
+  if (origin === undefined || request.headers["access-control-request-method"] === undefined) {
+    return undefined;
+  }
+  if (origins === "*" || origins.includes(origin)) return undefined;
+  return new Problem(
+    403,
+    origins.length === 0
+      ? "cross-origin requests are not enabled on this server (PLANTSTORE_CORS_ORIGINS)"
+      : `the origin ${origin} may not call this server (PLANTSTORE_CORS_ORIGINS)`,
+  );
+}
+
+// Liveness and metrics stay answered under overload: an orchestrator must not restart a
+// process for being busy, and an operator needs the numbers most when it is.
+const OVERLOAD_EXEMPT = ["/healthz", "/metrics"];
+// The lag is sampled every second; two leaves a retry a fresh sample to meet.
+const OVERLOADED = new Problem(503, "the server is overloaded; retry shortly", {
+  "retry-after": "2",
+});
+// The samples just after start-up hold start-up's own work (compiling the document's validators
+// and serializers blocks the loop for a second or more), which is not load: none refuses.
+const SETTLE_MS = 2000;
+
+/**
+ * While the event loop lags past `maxDelayMs`, a request is refused at once with 503 rather
+ * than queued without bound. @fastify/under-pressure samples the lag; registered without
+ * thresholds it adds no hook of its own, and the gate asks it.
+ */
+async function watchOverload(
+  app: FastifyInstance,
+  maxDelayMs: number,
+): Promise<(request: FastifyRequest) => Problem | undefined> {
+  if (maxDelayMs === 0) return () => undefined;
+  let readyAt = Number.POSITIVE_INFINITY;
+  app.addHook("onReady", async () => {
+    readyAt = performance.now();
+  });
+  await app.register(underPressure);
+  return (request) =>
+    app.memoryUsage().eventLoopDelay > maxDelayMs &&
+    performance.now() - readyAt >= SETTLE_MS &&
+    !OVERLOAD_EXEMPT.includes(targetPath(request.url))
+      ? OVERLOADED
+      : undefined;
+}
+
+// Headers that must appear at most once: Node keeps the first of several silently, so a
+// request carrying two would be read differently by us and by any proxy in front of us.
+const SINGLETON_HEADERS = new Set(["authorization", "content-type", "content-length", "host"]);
+const SINGLETON_LENGTHS = new Set([...SINGLETON_HEADERS].map((name) => name.length));
+
+/**
+ * Most header lines a request may carry. Node would stop collecting them at 2000 and a
+ * second Authorization after that would go unseen, so every line is collected (the 16 KiB
+ * head limit bounds them) and a head with more than this many is refused.
+ */
+export const MAX_HEADER_LINES = 200;
+
+/** A 400 or 431 for a head that cannot be read unambiguously, or undefined. */
+function headProblem(request: FastifyRequest): Problem | undefined {
+  const raw = request.raw.rawHeaders;
+  if (raw.length / 2 > MAX_HEADER_LINES) {
+    return new Problem(431, `the request has more than ${MAX_HEADER_LINES} header lines`);
+  }
+  if (request.raw.httpVersion === "1.1" && request.headers.host === undefined) {
+    return new Problem(400, "an HTTP/1.1 request needs a Host header");
+  }
+  let seen: string[] | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    const given = raw[i] ?? "";
+    // Only a name as long as one of them can be one: most lines are not lower-cased at all.
+    if (!SINGLETON_LENGTHS.has(given.length)) continue;
+    // Most clients send these names lower-case already.
+    const name = SINGLETON_HEADERS.has(given) ? given : given.toLowerCase();
+    if (!SINGLETON_HEADERS.has(name)) continue;
+    seen ??= [];
+    if (seen.includes(name)) return new Problem(400, `the ${name} header appears more than once`);
+    seen.push(name);
+  }
+  const target = targetProblem(request.url);
+  return target === undefined ? undefined : new Problem(400, target);
+}
