@@ -1,4 +1,4 @@
-// Writes generated/plants.ts from openapi/plants.yaml with openapi-typescript, and the README's
+// Writes generated/plants.ts from openapi/plants.yaml with openapi-typescript, and docs/operating.md's
 // table of settings from src/settings.ts, scaffolds a handler and a contract test for each
 // operation that has no handler yet, and the store of a resource new to the document
 // (scripts/scaffold.ts), and compiles the YAML for the server
@@ -274,18 +274,18 @@ function renderServed(document: Document): string {
   ].join("\n");
 }
 
-export const readmePath = fileURLToPath(new URL("../README.md", import.meta.url));
+export const settingsDocPath = fileURLToPath(new URL("../docs/operating.md", import.meta.url));
 const SETTINGS_START = "<!-- settings: written from src/settings.ts by npm run generate -->";
 const SETTINGS_END = "<!-- end of settings -->";
 
-/** The README with its table of settings as src/settings.ts makes it. */
-export function renderReadme(readme: string): string {
-  const start = readme.indexOf(SETTINGS_START);
-  const end = readme.indexOf(SETTINGS_END);
+/** docs/operating.md with its table of settings as src/settings.ts makes it. */
+export function renderSettingsDoc(page: string): string {
+  const start = page.indexOf(SETTINGS_START);
+  const end = page.indexOf(SETTINGS_END);
   if (start === -1 || end < start) {
-    throw new Error(`README.md has no ${SETTINGS_START} … ${SETTINGS_END} section`);
+    throw new Error(`docs/operating.md has no ${SETTINGS_START} … ${SETTINGS_END} section`);
   }
-  return `${readme.slice(0, start)}${SETTINGS_START}\n${settingsMarkdown()}\n${readme.slice(end)}`;
+  return `${page.slice(0, start)}${SETTINGS_START}\n${settingsMarkdown()}\n${page.slice(end)}`;
 }
 
 async function main(): Promise<void> {
@@ -297,7 +297,7 @@ async function main(): Promise<void> {
   });
   const outputs = [
     { path: generatedPath, rendered: types },
-    { path: readmePath, rendered: renderReadme(await readFile(readmePath, "utf8")) },
+    { path: settingsDocPath, rendered: renderSettingsDoc(await readFile(settingsDocPath, "utf8")) },
     { path: changelogPath, rendered: renderApiChangelog() },
   ];
   for (const { path, rendered } of outputs) {

@@ -1,8 +1,8 @@
 // Every setting the service reads, in one table: the environment variable, its default, a line
-// for `--help`, the README's text, and how its value is read and checked. The configuration
-// (config.ts), `--help`, `--print-config` and the README's table (written by `npm run
-// generate`) all come from here, and so do the types. An invalid value stops start-up with
-// one line naming the variable.
+// for `--help`, the text of docs/operating.md, and how its value is read and checked. The
+// configuration (config.ts), `--help`, `--print-config` and that page's table (written by
+// `npm run generate`) all come from here, and so do the types. An invalid value stops start-up
+// with one line naming the variable.
 import { isIP } from "node:net";
 import { isAbsolute, resolve } from "node:path";
 import { ConfigError } from "./config-error.ts";
@@ -24,7 +24,7 @@ export interface Setting<T = unknown> {
   default: string | undefined;
   /** One line, for `--help` and `--print-config`. */
   meaning: string;
-  /** The README's text, when it says more than `meaning`. */
+  /** The text of docs/operating.md's table, when it says more than `meaning`. */
   doc?: string;
   /** How the current value is masked when printed. */
   secret?: "url" | "token";
@@ -282,7 +282,7 @@ const delays = (list: readonly number[]): string => {
 /** Days, for retention. */
 const days = (count: number): string => (count === 1 ? "1 day" : `${count} days`);
 
-// ---- the table, in the README's order ----
+// ---- the table, in docs/operating.md's order ----
 
 export const SETTINGS = {
   PORT: setting({
@@ -307,7 +307,7 @@ export const SETTINGS = {
     default: "sqlite:./data/plants.db",
     secret: "url",
     meaning: "sqlite:PATH or postgres://USER[:PASSWORD]@HOST[:PORT][,HOST[:PORT]…]/DATABASE",
-    doc: "`sqlite:PATH`, relative to the working directory or absolute (`sqlite:///var/lib/plants.db` works too; the folder and file are created), or `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE` (`postgresql://` too; query options such as `?sslmode=require` are passed to the driver). Several hosts, `HOST1:PORT1,HOST2:PORT2`, are tried in turn for the writable one (`target_session_attrs=read-write`, the default with several hosts, or `primary`; `any` stays on the first that answers). A connection pooler such as PgBouncer is detected and needs nothing here; `prepare=false` says so for one that is not (see [Scaling out](#scaling-out)). The schema is migrated on start. Passwords are masked in every message and log line.",
+    doc: "`sqlite:PATH`, relative to the working directory or absolute (`sqlite:///var/lib/plants.db` works too; the folder and file are created), or `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE` (`postgresql://` too; query options such as `?sslmode=require` are passed to the driver). Several hosts, `HOST1:PORT1,HOST2:PORT2`, are tried in turn for the writable one (`target_session_attrs=read-write`, the default with several hosts, or `primary`; `any` stays on the first that answers). A connection pooler such as PgBouncer is detected and needs nothing here; `prepare=false` says so for one that is not (see [Scaling out](scaling-out.md)). The schema is migrated on start. Passwords are masked in every message and log line.",
     read: readDatabaseUrl,
   }),
   DATABASE_POOL_MAX: setting({

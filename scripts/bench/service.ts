@@ -1,5 +1,5 @@
-// What the benchmarks (scripts/bench.ts, scripts/bench/paired.ts and alternate.ts) start and
-// how: the service as `npm start` runs it, the ceilings, the token and settings they share.
+// What the benchmarks (scripts/bench.ts, and paired.ts, webhooks.ts and startup.ts here) start
+// and how: the service as `npm start` runs it, the ceilings, the token and settings they share.
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";

@@ -9,7 +9,7 @@ export const USAGE = `Usage: npm start [-- --help | --print-config]
   --help          this text and every setting: name, default, current value
   --print-config  check the settings as start-up would (exit 1 if one is invalid), print them
 
-Settings come from environment variables only (README: Configuration, Operating).
+Settings come from environment variables only (docs/operating.md: Configuration).
 `;
 
 export function settingsTable(env: Env): string {
@@ -49,7 +49,7 @@ function current(setting: Setting, raw: string | undefined): string {
   return shown(raw);
 }
 
-/** The README's table of settings (written there by `npm run generate`). */
+/** docs/operating.md's table of settings (written there by `npm run generate`). */
 export function settingsMarkdown(): string {
   const rows = Object.entries(SETTINGS).map(([name, s]: [string, Setting]) => {
     const value = s.default === undefined || s.default === "" ? "unset" : `\`${s.default}\``;

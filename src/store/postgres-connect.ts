@@ -1,5 +1,5 @@
 // How the PostgreSQL pool is opened, so that one DATABASE_URL works straight to PostgreSQL,
-// through PgBouncer in transaction mode, and across a failover (README, "Scaling out", says
+// through PgBouncer in transaction mode, and across a failover (docs/scaling-out.md says
 // what each choice was measured or tested against).
 import { connect as connectTcp, type Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";

@@ -5,7 +5,7 @@
 // serving again once the new primary takes writes, and nothing acknowledged lost, whether
 // DATABASE_URL names one address (a virtual IP, moved to the new primary) or every host
 // (target_session_attrs=read-write). With asynchronous replication, acknowledged creates are
-// lost: what the README's advice to replicate synchronously rests on.
+// lost: what the advice of docs/scaling-out.md to replicate synchronously rests on.
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {

@@ -87,7 +87,7 @@ describe("openapi/plants.yaml keeps the seed contract", () => {
     });
   });
 
-  // Operations may be added beside these (README "Editing the API"); these stay.
+  // Operations may be added beside these (docs/editing-the-api.md); these stay.
   it("when read, then the plant operations include create, list, read and delete, with POST /plants answering as the seed does", () => {
     expect(Object.keys(doc.paths["/plants"] ?? {})).toEqual(
       expect.arrayContaining(["get", "post"]),
@@ -162,7 +162,7 @@ describe("openapi/plants.yaml keeps the seed contract", () => {
   });
 });
 
-// The operations an operator's tools call (README "Operating").
+// The operations an operator's tools call (docs/operating.md, "Running in production").
 describe("openapi/plants.yaml documents the operating endpoints", () => {
   const doc = loadDocument() as unknown as {
     paths: Record<string, Record<string, Operation>>;
@@ -240,7 +240,7 @@ describe("openapi/plants.yaml documents the operating endpoints", () => {
   });
 });
 
-// The published document and its reference page (README "Publishing the spec").
+// The published document and its reference page (docs/publishing.md).
 describe("openapi/plants.yaml documents its own publication", () => {
   const doc = loadDocument() as unknown as {
     paths: Record<
@@ -266,7 +266,7 @@ describe("openapi/plants.yaml documents its own publication", () => {
   );
 });
 
-// What API portals and client generators need of the document (README "Publishing the spec").
+// What API portals and client generators need of the document (docs/publishing.md).
 describe("openapi/plants.yaml is clean for portals and generators", () => {
   const doc = loadDocument() as unknown as { info: { contact?: unknown } };
   const walk = (

@@ -1,6 +1,11 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { generatedPath, readmePath, renderReadme, renderTypes } from "../../scripts/generate.ts";
+import {
+  generatedPath,
+  renderSettingsDoc,
+  renderTypes,
+  settingsDocPath,
+} from "../../scripts/generate.ts";
 
 describe("generated types", () => {
   it("when openapi/plants.yaml changes, then generated/plants.ts must be regenerated (npm run generate)", async () => {
@@ -11,10 +16,11 @@ describe("generated types", () => {
     ).toBe(true);
   });
 
-  it("when src/settings.ts changes, then the README's table of settings must be rewritten (npm run generate)", () => {
-    const readme = readFileSync(readmePath, "utf8");
-    expect(readme === renderReadme(readme), "README.md is stale: run `npm run generate`").toBe(
-      true,
-    );
+  it("when src/settings.ts changes, then docs/operating.md's table of settings must be rewritten (npm run generate)", () => {
+    const page = readFileSync(settingsDocPath, "utf8");
+    expect(
+      page === renderSettingsDoc(page),
+      "docs/operating.md is stale: run `npm run generate`",
+    ).toBe(true);
   });
 });

@@ -19,7 +19,7 @@ const COPIED = [
   "generated",
   "package.json",
   "tsconfig.json",
-  "README.md",
+  "docs",
   "biome.json",
   ".gitignore",
   "test/helpers",

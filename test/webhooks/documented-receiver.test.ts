@@ -1,4 +1,4 @@
-// The README's "Receiving webhooks" as a reader uses it: its receiver, run by plain node in a
+// docs/webhooks.md's "Receiving webhooks" as a reader uses it: its receiver, run by plain node in a
 // fresh project importing the built `plantstore/client`, takes deliveries from our sender (and
 // refuses a forged one), and its curl recipe signs a delivery the receiver accepts.
 import { spawn } from "node:child_process";
@@ -11,8 +11,8 @@ import { makeConsumerProject } from "../helpers/consumer-project.ts";
 import { runToExit } from "../helpers/run-process.ts";
 import { REPO_ROOT } from "../helpers/server-process.ts";
 
-const README = readFileSync(join(REPO_ROOT, "README.md"), "utf8");
-const SECTION = README.slice(README.indexOf("## Receiving webhooks"));
+const PAGE = readFileSync(join(REPO_ROOT, "docs/webhooks.md"), "utf8");
+const SECTION = PAGE.slice(PAGE.indexOf("## Receiving webhooks"));
 
 /** The first fenced block of `language` in the section. */
 function block(language: string): string {
@@ -20,7 +20,7 @@ function block(language: string): string {
   return SECTION.slice(start, SECTION.indexOf("```\n", start));
 }
 
-describe("the README's webhook receiver", () => {
+describe("the webhook receiver of docs/webhooks.md", () => {
   const secret = newWebhookSecret();
   let project = "";
   let url = "";
@@ -84,7 +84,7 @@ describe("the README's webhook receiver", () => {
 
   const tools = ["/usr/bin/curl", "/usr/bin/openssl"].every(existsSync);
   it.runIf(tools)(
-    "when a delivery is signed by hand with the README's recipe, then it answers 204",
+    "when a delivery is signed by hand with the page's recipe, then it answers 204",
     async () => {
       const script = block("sh")
         .replace("secret='whsec_…'", `secret='${secret}'`)
