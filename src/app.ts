@@ -156,7 +156,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     handlers: operationHandlers({
       store,
       metrics,
-      webhooks: store.webhooks,
       allowPrivateWebhooks: options.allowPrivateWebhooks ?? false,
       maxWebhookEndpoints: ops.maxWebhookEndpoints,
       app,

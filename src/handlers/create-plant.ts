@@ -3,9 +3,9 @@ import { errorResponse } from "../http/responses.ts";
 import type { Answer, OperationHandler } from "../openapi/operation-types.ts";
 import type { HandlerDeps } from "./deps.ts";
 
-export function createPlant({ store }: HandlerDeps): OperationHandler<"createPlant"> {
+export function createPlant({ store: { plants } }: HandlerDeps): OperationHandler<"createPlant"> {
   return async ({ body: { id, name, tag } }): Answer<"createPlant"> => {
-    const result = await store.create(tag === undefined ? { id, name } : { id, name, tag });
+    const result = await plants.create(tag === undefined ? { id, name } : { id, name, tag });
     if (result.kind === "conflict") {
       return errorResponse(
         409,

@@ -2,14 +2,13 @@
 // address rules (checked again at every connection by the sender).
 import { errorResponse } from "../http/responses.ts";
 import type { Answer, OperationHandler } from "../openapi/operation-types.ts";
-import { UnstorableValueError } from "../store/store.ts";
 import { EndpointLimitError } from "../store/webhooks.ts";
 import { checkEndpointUrl } from "../webhooks/endpoint-address.ts";
 import type { HandlerDeps } from "./deps.ts";
 import { endpointAnswer } from "./webhook-answers.ts";
 
 export function createWebhookEndpoint({
-  webhooks,
+  store: { webhooks },
   allowPrivateWebhooks,
   maxWebhookEndpoints,
 }: HandlerDeps): OperationHandler<"createWebhookEndpoint"> {
@@ -24,7 +23,7 @@ export function createWebhookEndpoint({
       });
       return { status: 201, body: { ...endpointAnswer(created), secret: created.secret } };
     } catch (error) {
-      if (error instanceof UnstorableValueError || error instanceof EndpointLimitError) {
+      if (error instanceof EndpointLimitError) {
         return errorResponse(400, error.message);
       }
       throw error;

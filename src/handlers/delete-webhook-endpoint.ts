@@ -4,7 +4,7 @@ import type { HandlerDeps } from "./deps.ts";
 import { noSuchEndpoint } from "./webhook-answers.ts";
 
 export function deleteWebhookEndpoint({
-  webhooks,
+  store: { webhooks },
 }: HandlerDeps): OperationHandler<"deleteWebhookEndpoint"> {
   return async ({ path: { id } }): Answer<"deleteWebhookEndpoint"> => {
     if (!(await webhooks.deleteEndpoint(id))) return noSuchEndpoint(id);

@@ -1,15 +1,12 @@
 // What handlers are built with: the app's store and its other parts, passed in explicitly.
 import type { FastifyInstance } from "fastify";
 import type { Metrics } from "../ops/metrics.ts";
-import type { PlantStore } from "../store/store.ts";
-import type { WebhookStore } from "../store/webhooks.ts";
+import type { Store } from "../store/store.ts";
 
 export interface HandlerDeps {
-  /** The store; its writes are timed for metrics by the write path itself. */
-  store: PlantStore;
+  /** The store, a repository per resource; its writes are timed by the write path itself. */
+  store: Store;
   metrics: Metrics;
-  /** Webhook endpoints and their delivery logs, on the same store. */
-  webhooks: WebhookStore;
   /** PLANTSTORE_WEBHOOK_ALLOW_PRIVATE: http:// and private addresses may be registered. */
   allowPrivateWebhooks: boolean;
   /** PLANTSTORE_WEBHOOK_MAX_ENDPOINTS: most endpoints the store holds. */

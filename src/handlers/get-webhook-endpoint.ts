@@ -4,7 +4,7 @@ import type { HandlerDeps } from "./deps.ts";
 import { endpointAnswer, noSuchEndpoint } from "./webhook-answers.ts";
 
 export function getWebhookEndpoint({
-  webhooks,
+  store: { webhooks },
 }: HandlerDeps): OperationHandler<"getWebhookEndpoint"> {
   return async ({ path: { id } }): Answer<"getWebhookEndpoint"> => {
     const endpoint = await webhooks.getEndpoint(id);

@@ -10,7 +10,8 @@ export const PAGE_TEXT_BYTES = 1024 * 1024;
 
 export function listPlants({ store, publicUrl }: HandlerDeps): OperationHandler<"listPlants"> {
   return async ({ query: { after, limit } }, context): Answer<"listPlants"> => {
-    const { plants, full } = await store.list({ after, limit, maxTextBytes: PAGE_TEXT_BYTES });
+    const page = { after, limit, maxTextBytes: PAGE_TEXT_BYTES };
+    const { plants, full } = await store.plants.list(page);
     // A full page may be followed by more; the client stops at the first page without next.
     const headers = full
       ? nextPageLink({ template: context.operation.path }, publicUrl, plants.at(-1)?.id, limit)

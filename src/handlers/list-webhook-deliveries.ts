@@ -5,7 +5,7 @@ import { nextPageLink } from "./next-link.ts";
 import { deliveryAnswer, noSuchEndpoint } from "./webhook-answers.ts";
 
 export function listWebhookDeliveries({
-  webhooks,
+  store: { webhooks },
   publicUrl,
 }: HandlerDeps): OperationHandler<"listWebhookDeliveries"> {
   return async ({ path, query: { after, limit } }, context): Answer<"listWebhookDeliveries"> => {

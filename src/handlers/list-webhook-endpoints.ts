@@ -5,7 +5,7 @@ import { nextPageLink } from "./next-link.ts";
 import { endpointAnswer } from "./webhook-answers.ts";
 
 export function listWebhookEndpoints({
-  webhooks,
+  store: { webhooks },
   publicUrl,
 }: HandlerDeps): OperationHandler<"listWebhookEndpoints"> {
   return async ({ query: { after, limit } }, context): Answer<"listWebhookEndpoints"> => {

@@ -5,7 +5,7 @@ import type { HandlerDeps } from "./deps.ts";
 import { deliveryAnswer, noSuchEndpoint } from "./webhook-answers.ts";
 
 export function retryWebhookDelivery({
-  webhooks,
+  store: { webhooks },
 }: HandlerDeps): OperationHandler<"retryWebhookDelivery"> {
   return async ({ path: { id, deliveryId } }): Answer<"retryWebhookDelivery"> => {
     const delivery = await webhooks.retryDelivery(id, deliveryId);

@@ -7,7 +7,7 @@ import type { HandlerDeps } from "./deps.ts";
 import { noSuchEndpoint, SECRET_OVERLAP_MS } from "./webhook-answers.ts";
 
 export function rotateWebhookSecret({
-  webhooks,
+  store: { webhooks },
 }: HandlerDeps): OperationHandler<"rotateWebhookSecret"> {
   return async ({ path: { id } }): Answer<"rotateWebhookSecret"> => {
     let secret: string | undefined;

@@ -3,11 +3,7 @@
 // contract's Error body { error, message } with the status as `error`. A 5xx says nothing
 // internal; its log line carries the request id and the cause.
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
-import {
-  ConstraintViolationError,
-  StoreUnavailableError,
-  UnstorableValueError,
-} from "../store/store.ts";
+import { ConstraintViolationError, StoreUnavailableError } from "../store/store.ts";
 import { JSON_ONLY, matchContentType } from "./media-types.ts";
 import { type ApiResponse, type ErrorAnswer, errorResponse } from "./responses.ts";
 
@@ -50,8 +46,6 @@ export function answerFor(
   bodyLimit: number,
 ): { answer: ApiResponse; logged?: Logged } {
   if (error instanceof Problem) return { answer: problemAnswer(error) };
-  // Text the store cannot keep exactly (a NUL, a lone surrogate), from any write: the request's fault.
-  if (error instanceof UnstorableValueError) return { answer: errorResponse(400, error.message) };
   // A rule of the schema (a foreign key, a check) refused this write alone.
   if (error instanceof ConstraintViolationError) {
     return { answer: errorResponse(409, error.message) };

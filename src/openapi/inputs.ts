@@ -75,11 +75,48 @@ export function inputReader(operation: Operation, validatorsFor: ValidatorsFor):
     if (errors.length > 0) {
       return { ok: false, problem: { status: 400, message: describeValidationErrors(errors) } };
     }
+    // Path and query too: an id in the path is a write's argument, or a read's.
+    const unstorable =
+      unstorableText(path, "") ??
+      unstorableText(query, "") ??
+      (body === undefined ? undefined : unstorableText(body.typed, ""));
+    if (unstorable !== undefined)
+      return { ok: false, problem: { status: 400, message: unstorable } };
     // Member by member, not spread: V8 built a spread copy in the old generation, garbage only
     // a full collection frees.
     return { ok: true, typed: { path, query, header, body: body?.typed } };
   };
   return { read, body: shape };
+}
+
+/**
+ * Why inputs hold text no engine can keep exactly, naming the member, or undefined. UTF-8 has
+ * no encoding for a lone UTF-16 surrogate (JSON "\ud800" decodes to one), and PostgreSQL text
+ * cannot hold NUL; SQLite could, but every engine refuses it alike so that a value accepted on
+ * one is accepted on all.
+ */
+function unstorableText(value: unknown, member: string): string | undefined {
+  // A stack, not recursion: a body may nest thousands deep within its 64 KiB.
+  const pending: [unknown, string][] = [[value, member]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [held, at] = next;
+    if (typeof held === "string") {
+      if (!held.isWellFormed()) {
+        return `${at} contains an unpaired UTF-16 surrogate, which cannot be stored exactly`;
+      }
+      if (held.includes("\u0000")) {
+        return `${at} contains a NUL character (\\u0000), which cannot be stored exactly`;
+      }
+    } else if (typeof held === "object" && held !== null) {
+      // Pushed last to first, so that the first member in the body is the one named.
+      const keys = Object.keys(held);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i] as string;
+        pending.push([(held as Record<string, unknown>)[key], at === "" ? key : `${at}.${key}`]);
+      }
+    }
+  }
+  return undefined;
 }
 
 /** How to read the body of `operation`, from its declared JSON media types; none without one. */

@@ -2,9 +2,9 @@
 // 503 before these handlers run (src/http/gate.ts), and a store
 // that does not answer throws StoreUnavailableError, which app.ts answers 503 like any other.
 import type { Answer, OperationHandler } from "../openapi/operation-types.ts";
-import type { PlantStore } from "../store/store.ts";
+import type { Store } from "../store/store.ts";
 
-export function healthHandlers(store: PlantStore): {
+export function healthHandlers(store: Pick<Store, "ping">): {
   getHealth: OperationHandler<"getHealth">;
   getReadiness: OperationHandler<"getReadiness">;
 } {

@@ -4,18 +4,13 @@ import type { FastifyInstance } from "fastify";
 import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
 import type { Answer, OperationHandler } from "../openapi/operation-types.ts";
 import { routedOperationId } from "../openapi/routes.ts";
-import {
-  ConstraintViolationError,
-  StoreUnavailableError,
-  UnstorableValueError,
-} from "../store/store.ts";
-import type { WriteObserver } from "../store/writes.ts";
+import { ConstraintViolationError, StoreUnavailableError } from "../store/store.ts";
+import { WRITE_COUNTERS, type WriteObserver } from "../store/writes.ts";
 
 export interface Metrics {
   registry: Registry;
   /** The text GET /metrics answers: this process's metrics, or with workers the service's. */
   text(): Promise<string>;
-  plantsCreated: Counter;
   authFailures: Counter<"reason">;
   connectionsDropped: Counter;
   /** Times a store write and counts what it changed (the write path's observer). */
@@ -39,11 +34,13 @@ export function createMetrics(share?: ShareMetrics): Metrics {
   const registries = () => [processMetrics(), registry];
   const localText = async () => (await Promise.all(registries().map((r) => r.metrics()))).join("");
   const registers = [registry];
-  const plantsCreated = new Counter({
-    name: "plantstore_plants_created_total",
-    help: "Plants stored for the first time (replays and conflicts not counted)",
-    registers,
-  });
+  // Keyed by "<write> <outcome>", as the table in writes.ts names them.
+  const counted = new Map(
+    WRITE_COUNTERS.map(({ name, help, write, outcome }) => [
+      `${write} ${outcome}`,
+      new Counter({ name, help, registers }),
+    ]),
+  );
   const storeWrites = new Histogram({
     name: "plantstore_store_commit_seconds",
     help: "Time a write takes in the store, commit included, by write and outcome",
@@ -59,7 +56,6 @@ export function createMetrics(share?: ShareMetrics): Metrics {
       share === undefined
         ? madeAtMostEvery(METRICS_TEXT_MS, localText)
         : share(registries, localText),
-    plantsCreated,
     authFailures: new Counter({
       name: "plantstore_auth_failures_total",
       help: "Requests answered 401, by reason (missing, or the RFC 6750 error code)",
@@ -74,7 +70,7 @@ export function createMetrics(share?: ShareMetrics): Metrics {
     writes: {
       settled(write, seconds, outcome) {
         storeWrites.observe({ write, outcome }, seconds);
-        if (write === "createPlant" && outcome === "created") plantsCreated.inc();
+        counted.get(`${write} ${outcome}`)?.inc();
       },
       failed(write, seconds, error) {
         storeWrites.observe({ write, outcome: failureOutcome(error) }, seconds);
@@ -140,11 +136,9 @@ function challengeError(reply: { getHeader(name: string): unknown }): string {
 const failureOutcome = (error: unknown): string =>
   error instanceof StoreUnavailableError
     ? "unavailable"
-    : error instanceof UnstorableValueError
-      ? "refused"
-      : error instanceof ConstraintViolationError
-        ? "violated"
-        : "error";
+    : error instanceof ConstraintViolationError
+      ? "violated"
+      : "error";
 
 /** GET /metrics. */
 export function metricsHandler(metrics: Metrics): OperationHandler<"getMetrics"> {

@@ -1,4 +1,5 @@
-// PlantStore on PostgreSQL (or an engine that speaks its protocol) through postgres.js:
+// The store on PostgreSQL (or an engine that speaks its protocol) through postgres.js, a
+// repository per resource (postgres-plants.ts, postgres-tokens.ts, postgres-webhooks.ts):
 // a bounded pool shared by every request, ids as BIGINT <-> BigInt both ways, and a deadline
 // on every call (postgres-deadlines.ts).
 import { type PostgresDatabase, redactUrl } from "../config.ts";
@@ -14,6 +15,7 @@ import {
 import { boundedCalls, CLIENT_GRACE_MS, within } from "./postgres-deadlines.ts";
 import { asStoreError, isRetryableTransaction, isViolation } from "./postgres-errors.ts";
 import { migratePostgres } from "./postgres-migrations.ts";
+import { postgresPlantStore, type ReadNumbers } from "./postgres-plants.ts";
 import { createPostgresTokenStore } from "./postgres-tokens.ts";
 import { postgresWebhookReads } from "./postgres-webhooks.ts";
 import {
@@ -21,8 +23,7 @@ import {
   postgresWrites,
   recordPostgresEvents,
 } from "./postgres-writes.ts";
-import { resultOf, toPlant, toStoredPlant, updatedPlant } from "./rows.ts";
-import type { CreateResult, MigrationResult, NewPlant, Store } from "./store.ts";
+import type { MigrationResult, Store } from "./store.ts";
 import { webhookStore } from "./webhooks.ts";
 import {
   createWritePath,
@@ -31,37 +32,11 @@ import {
   type Write,
   type WriteArgs,
   type WriteName,
+  type WritePath,
 } from "./writes.ts";
 
 export type { PostgresClient } from "./postgres-connect.ts";
 export { boundStartup, connectPostgres, isThroughPooler } from "./postgres-connect.ts";
-
-interface PlantRow {
-  name: string;
-  tag: string | null;
-}
-
-interface PageRow extends PlantRow {
-  id: bigint;
-  upto: string;
-  fetched: string;
-}
-
-// Reads, each one statement whose values are whole numbers (calls.readNumbers).
-const GET_PLANT = "SELECT name, tag FROM plants WHERE id = $1::int8";
-// Keyset pages on the primary key: an index range scan from `after`, whatever the table's
-// size (OFFSET would read and drop every row before the page). The server cuts the page at
-// the byte bound ($2), so that rows past it are never sent.
-const page = (where: string) => `
-  SELECT id, name, tag, upto, fetched FROM (
-    SELECT id, name, tag, count(*) OVER () AS fetched,
-           sum(octet_length(name) + coalesce(octet_length(tag), 0)) OVER (ORDER BY id) AS upto
-    FROM (SELECT id, name, tag FROM plants ${where} ORDER BY id LIMIT $1::int4) AS candidates
-  ) AS page
-  WHERE upto <= $2::int8 OR upto = octet_length(name) + coalesce(octet_length(tag), 0)
-  ORDER BY id`;
-const PAGE = page("");
-const PAGE_AFTER = page("WHERE id > $3::int8");
 
 const TRANSACTION_ATTEMPTS = 3;
 // Rows in one INSERT: enough to share a flush among every waiting request, small enough
@@ -143,7 +118,7 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
     raiseSynchronousCommit: !DURABLE_COMMITS.has(settings.sync),
     pooled,
   });
-  const readNumbers = async <T extends object>(
+  const readNumbers: ReadNumbers = async <T extends object>(
     text: string,
     values: readonly (bigint | number)[],
   ): Promise<T[]> => {
@@ -174,7 +149,7 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
   // so that transactions stuck in the database (a commit waiting for a synchronous standby
   // that is gone) never take more connections than that.
   const givesUpAt = new WeakMap<object, number>();
-  const write = async <N extends WriteName>(name: N, args: WriteArgs<N>) => {
+  const write: WritePath["run"] = async <N extends WriteName>(name: N, args: WriteArgs<N>) => {
     const deadline = calls.deadlineFromNow();
     givesUpAt.set(args, deadline);
     return await within(writes.run(name, args), deadline, db.queryTimeoutMs + CLIENT_GRACE_MS);
@@ -203,31 +178,9 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
   };
 
   return {
-    create(plant: NewPlant): Promise<CreateResult> {
-      const row = { id: plant.id, name: plant.name, tag: plant.tag ?? null };
-      return write("createPlant", row).then((outcome) => resultOf(row, outcome));
-    },
-    async get(id) {
-      const [row] = await readNumbers<PlantRow>(GET_PLANT, [id]);
-      return row === undefined ? undefined : toPlant(row);
-    },
-    async list({ after, limit, maxTextBytes }) {
-      const rows = await readNumbers<PageRow>(
-        after === undefined ? PAGE : PAGE_AFTER,
-        after === undefined ? [limit, maxTextBytes] : [limit, maxTextBytes, after],
-      );
-      const fetched = Number(rows[0]?.fetched ?? 0);
-      return {
-        plants: rows.map(toStoredPlant),
-        full: rows.length < fetched || fetched >= limit,
-      };
-    },
-    async update(id, patch) {
-      return updatedPlant(await write("updatePlant", { id, ...patch }));
-    },
-    async delete(id) {
-      return (await write("deletePlant", { id })).outcome === "deleted";
-    },
+    plants: postgresPlantStore(readNumbers, write),
+    tokens: createPostgresTokenStore(calls),
+    webhooks: webhookStore(write, newWebhookSecret, postgresWebhookReads(calls)),
     async ping() {
       const deadline = Date.now() + PING_TIMEOUT_MS;
       try {
@@ -258,8 +211,6 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
       await writes.drain();
       await sql.end({ timeout: 5 });
     },
-    tokens: createPostgresTokenStore(calls),
-    webhooks: webhookStore(write, newWebhookSecret, postgresWebhookReads(calls)),
   };
 }
 

@@ -1,6 +1,7 @@
-// PlantStore and TokenStore on an SQLite file (better-sqlite3). Writes go to a thread that
+// The store on an SQLite file (better-sqlite3): a repository per resource (sqlite-plants.ts,
+// sqlite-tokens.ts, sqlite-webhooks.ts) over one database. Writes go to a thread that
 // owns the write connection and commits them in batches (group commit: the write path of
-// writes.ts, the thread of sqlite-writer.ts). Reads and tokens use this thread's connection
+// writes.ts, the thread of sqlite-writer.ts). Every read uses this thread's connection
 // (WAL: a read sees the last commit and never waits for a write). Several processes may share
 // the file (WAL, busy timeout).
 import { mkdirSync } from "node:fs";
@@ -8,32 +9,17 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { newWebhookSecret } from "../webhooks/signature.ts";
 import { createFaultLatch } from "./fault-latch.ts";
-import { PageBuilder, resultOf, toPlant, toStoredPlant, updatedPlant } from "./rows.ts";
 import { configureConnection } from "./sqlite-connection.ts";
 import { sqliteStoreError } from "./sqlite-errors.ts";
 import { assertSameFile, fileIdentity } from "./sqlite-file.ts";
 import { migrateSqlite } from "./sqlite-migrations.ts";
+import { sqlitePlantStore } from "./sqlite-plants.ts";
 import { createSqliteTokenStore } from "./sqlite-tokens.ts";
 import { sqliteWebhookReads } from "./sqlite-webhooks.ts";
 import { createSqliteWriter } from "./sqlite-writer.ts";
-import {
-  type CreateResult,
-  type MigrationResult,
-  type NewPlant,
-  type Plant,
-  type Store,
-  StoreUnavailableError,
-} from "./store.ts";
+import { type MigrationResult, type Store, StoreUnavailableError } from "./store.ts";
 import { webhookStore } from "./webhooks.ts";
-import { createWritePath } from "./writes.ts";
-
-interface Row {
-  name: string;
-  tag: string | null;
-}
-
-/** A page's row as a raw statement gives it: the columns in the order selected. */
-type StoredColumns = [id: bigint, name: string, tag: string | null];
+import { createWritePath, type WritePath } from "./writes.ts";
 
 /** Opens (creating if need be) and migrates the file, with the settings every write needs. */
 export function openSqliteDatabase(path: string): {
@@ -76,54 +62,13 @@ export function openSqliteStore(path: string): Store {
     maxBatch: MAX_BATCH,
   });
 
-  const select = db.prepare<[bigint], Row>("SELECT name, tag FROM plants WHERE id = ?");
-  // Keyset pages on the rowid (the primary key): a range scan from `after`, whatever the size
-  // of the table. Ids come back as bigints (safeIntegers), never through a double. Rows come
-  // as arrays (raw): better-sqlite3 builds an object row property by property from C++, and
-  // a page of 100 took half as long again that way (BENCHMARKS.md, "List pages from raw rows").
-  const firstPage = db
-    .prepare<[number], StoredColumns>("SELECT id, name, tag FROM plants ORDER BY id LIMIT ?")
-    .safeIntegers(true)
-    .raw(true);
-  const pageAfter = db
-    .prepare<[bigint, number], StoredColumns>(
-      "SELECT id, name, tag FROM plants WHERE id > ? ORDER BY id LIMIT ?",
-    )
-    .safeIntegers(true)
-    .raw(true);
+  const run: WritePath["run"] = (name, args) => writes.run(name, args);
   const probe = db.prepare("SELECT count(*) FROM sqlite_schema");
 
-  const read = (id: bigint): Plant | undefined => {
-    const row = select.get(id);
-    return row === undefined ? undefined : toPlant(row);
-  };
-
   return {
-    create(plant: NewPlant): Promise<CreateResult> {
-      const row = { id: plant.id, name: plant.name, tag: plant.tag ?? null };
-      return writes.run("createPlant", row).then((outcome) => resultOf(row, outcome));
-    },
-    async get(id) {
-      return asStoreErrors(() => read(id));
-    },
-    async list({ after, limit, maxTextBytes }) {
-      return asStoreErrors(() => {
-        // Row by row, so that rows past the byte bound are never read.
-        const rows =
-          after === undefined ? firstPage.iterate(limit) : pageAfter.iterate(after, limit);
-        const page = new PageBuilder(limit, maxTextBytes);
-        for (const [id, name, tag] of rows) {
-          if (!page.add(toStoredPlant({ id, name, tag }))) break;
-        }
-        return page.done();
-      });
-    },
-    async update(id, patch) {
-      return updatedPlant(await writes.run("updatePlant", { id, ...patch }));
-    },
-    async delete(id) {
-      return (await writes.run("deletePlant", { id })).outcome === "deleted";
-    },
+    plants: sqlitePlantStore(db, run, asStoreErrors),
+    tokens: createSqliteTokenStore(db, asStoreErrors),
+    webhooks: webhookStore(run, newWebhookSecret, sqliteWebhookReads(db, asStoreErrors)),
     async ping() {
       try {
         probe.get();
@@ -149,14 +94,6 @@ export function openSqliteStore(path: string): Store {
       await writes.drain();
       await writer.close();
       db.close();
-    },
-    tokens: createSqliteTokenStore(db, asStoreErrors),
-    webhooks: {
-      ...webhookStore(
-        (name, args) => writes.run(name, args),
-        newWebhookSecret,
-        sqliteWebhookReads(db, asStoreErrors),
-      ),
     },
   };
 }

@@ -46,6 +46,7 @@ export type CreateResult =
   /** Already stored under this id with a different name or tag; nothing was changed. */
   | { kind: "conflict"; existing: Plant };
 
+/** The plants: one repository per resource, each engine with its own (sqlite-plants.ts, …). */
 export interface PlantStore {
   /** Resolves only once the plant is durably committed. */
   create(plant: NewPlant): Promise<CreateResult>;
@@ -62,6 +63,13 @@ export interface PlantStore {
   update(id: bigint, patch: PlantPatch): Promise<Plant | undefined>;
   /** Resolves once the delete is durably committed: true if a plant was deleted, false if none was stored. */
   delete(id: bigint): Promise<boolean>;
+}
+
+/** What an engine opens: a repository per resource, all equals, and what the engine itself does. */
+export interface Store {
+  readonly plants: PlantStore;
+  readonly tokens: TokenStore;
+  readonly webhooks: WebhookStore;
   /**
    * Resolves once the database answers a trivial query, within about a second; rejects with
    * StoreUnavailableError otherwise. For readiness probes (GET /readyz).
@@ -72,17 +80,6 @@ export interface PlantStore {
   /** Engine, location and durability settings as in effect, for the start-up log line. */
   describe(): string;
   close(): Promise<void>;
-}
-
-/** What an engine opens: the plant store, and the token and webhook stores beside it. */
-export interface Store extends PlantStore {
-  readonly tokens: TokenStore;
-  readonly webhooks: WebhookStore;
-}
-
-/** A value the engine cannot keep exactly; the request is at fault (400), not the server. */
-export class UnstorableValueError extends Error {
-  override name = "UnstorableValueError";
 }
 
 /**
@@ -128,27 +125,3 @@ export class SchemaTooNewError extends Error {
 }
 
 export const samePlant = (a: Plant, b: Plant): boolean => a.name === b.name && a.tag === b.tag;
-
-/**
- * Text every engine can keep exactly, in each string member of a write's arguments. UTF-8 has
- * no encoding for a lone UTF-16 surrogate (JSON "\ud800" decodes to one), and PostgreSQL text
- * cannot hold NUL. SQLite could keep NUL, but every engine refuses it alike so a value accepted
- * on one is accepted on all.
- */
-export function assertStorableText(values: Readonly<Record<string, unknown>>): void {
-  // for...in rather than Object.entries: no list of pairs on every write.
-  for (const field in values) {
-    const value = values[field];
-    if (typeof value !== "string") continue;
-    if (!value.isWellFormed()) {
-      throw new UnstorableValueError(
-        `${field} contains an unpaired UTF-16 surrogate, which cannot be stored exactly`,
-      );
-    }
-    if (value.includes("\u0000")) {
-      throw new UnstorableValueError(
-        `${field} contains a NUL character (\\u0000), which cannot be stored exactly`,
-      );
-    }
-  }
-}

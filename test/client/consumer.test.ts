@@ -106,7 +106,7 @@ describe("plantstore/client in a fresh project", () => {
       exact: true,
       name: "from a fresh project",
     });
-    expect(await running().db.store.get(9007199254740993n)).toEqual({
+    expect(await running().db.store.plants.get(9007199254740993n)).toEqual({
       name: "from a fresh project",
     });
   });

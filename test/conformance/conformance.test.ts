@@ -66,7 +66,11 @@ describe.each(storeEngines)("conformance of a healthy server ($name)", (engine) 
     }
     expect(run.notes.join("\n")).toContain("createWebhookEndpoint: no valid probes");
     expect(run.requests).toBeLessThanOrEqual(DEFAULT_OPTIONS.maxRequests);
-    const left = await database().store.list({ after: from - 1n, limit: 10, maxTextBytes: 1e6 });
+    const left = await database().store.plants.list({
+      after: from - 1n,
+      limit: 10,
+      maxTextBytes: 1e6,
+    });
     expect(left.plants.filter((plant) => plant.id <= to)).toEqual([]);
   });
 

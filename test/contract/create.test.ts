@@ -11,7 +11,10 @@ describe.each(storeEngines)("POST /plants creates plants ($name)", (engine) => {
     expect(res.statusCode).toBe(200);
     expect(res.headers["content-type"]).toBe("application/json; charset=utf-8");
     expect(res.json()).toStrictEqual({ name: "Monstera", tag: "tropical" });
-    expect(await app().db.store.get(id)).toStrictEqual({ name: "Monstera", tag: "tropical" });
+    expect(await app().db.store.plants.get(id)).toStrictEqual({
+      name: "Monstera",
+      tag: "tropical",
+    });
   });
 
   it("when no tag is sent, then the answer has no tag at all (not null, not empty)", async () => {
@@ -19,14 +22,14 @@ describe.each(storeEngines)("POST /plants creates plants ($name)", (engine) => {
     const res = await postPlant(app().app, plantJson(id, "Cactus"));
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe('{"name":"Cactus"}');
-    expect(await app().db.store.get(id)).toStrictEqual({ name: "Cactus" });
+    expect(await app().db.store.plants.get(id)).toStrictEqual({ name: "Cactus" });
   });
 
   it("when the tag is an empty string, then it is kept as an empty string", async () => {
     const id = uniqueId();
     const res = await postPlant(app().app, plantJson(id, "Ivy", ""));
     expect(res.json()).toStrictEqual({ name: "Ivy", tag: "" });
-    expect(await app().db.store.get(id)).toStrictEqual({ name: "Ivy", tag: "" });
+    expect(await app().db.store.plants.get(id)).toStrictEqual({ name: "Ivy", tag: "" });
   });
 
   it("when unknown fields are sent, then they are ignored: not stored, not echoed", async () => {
@@ -37,7 +40,7 @@ describe.each(storeEngines)("POST /plants creates plants ($name)", (engine) => {
     );
     expect(res.statusCode).toBe(200);
     expect(res.json()).toStrictEqual({ name: "Aloe" });
-    expect(await app().db.store.get(id)).toStrictEqual({ name: "Aloe" });
+    expect(await app().db.store.plants.get(id)).toStrictEqual({ name: "Aloe" });
     expect(({} as Record<string, unknown>)["admin"]).toBeUndefined();
     expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
   });
@@ -47,7 +50,7 @@ describe.each(storeEngines)("POST /plants creates plants ($name)", (engine) => {
     const deep = `${"[".repeat(20_000)}${"]".repeat(20_000)}`;
     const res = await postPlant(app().app, `{"extra":${deep},"id":${id},"name":"Deep"}`);
     expect(res.statusCode).toBe(200);
-    expect(await app().db.store.get(id)).toStrictEqual({ name: "Deep" });
+    expect(await app().db.store.plants.get(id)).toStrictEqual({ name: "Deep" });
   });
 
   it.each([
@@ -61,7 +64,7 @@ describe.each(storeEngines)("POST /plants creates plants ($name)", (engine) => {
     const res = await postPlant(app().app, plantJson(id, name, name));
     expect(res.statusCode).toBe(200);
     expect(res.json()).toStrictEqual({ name, tag: name });
-    expect(await app().db.store.get(id)).toStrictEqual({ name, tag: name });
+    expect(await app().db.store.plants.get(id)).toStrictEqual({ name, tag: name });
   });
 
   it("when the same NewPlant is sent again, then it answers 200 with the same Plant", async () => {
@@ -72,7 +75,7 @@ describe.each(storeEngines)("POST /plants creates plants ($name)", (engine) => {
     expect(first.statusCode).toBe(200);
     expect(second.statusCode).toBe(200);
     expect(second.json()).toStrictEqual(first.json());
-    expect(await app().db.store.get(id)).toStrictEqual({ name: "Basil", tag: "herb" });
+    expect(await app().db.store.plants.get(id)).toStrictEqual({ name: "Basil", tag: "herb" });
   });
 
   it("when a replay differs only in unknown fields or key order, then it is still a replay", async () => {
@@ -95,7 +98,7 @@ describe.each(storeEngines)("POST /plants creates plants ($name)", (engine) => {
       await postPlant(app().app, plantJson(id, "Sage", "herb"));
       const res = await postPlant(app().app, body(id));
       expectError(res, 409, new RegExp(`id ${id} already exists`));
-      expect(await app().db.store.get(id)).toStrictEqual({ name: "Sage", tag: "herb" });
+      expect(await app().db.store.plants.get(id)).toStrictEqual({ name: "Sage", tag: "herb" });
     },
   );
 
@@ -105,7 +108,7 @@ describe.each(storeEngines)("POST /plants creates plants ($name)", (engine) => {
     const responses = await Promise.all(
       names.map((name) => postPlant(app().app, plantJson(id, name))),
     );
-    const stored = await app().db.store.get(id);
+    const stored = await app().db.store.plants.get(id);
     expect(stored).toBeDefined();
     for (const [i, res] of responses.entries()) {
       if (names[i] === stored?.name) {

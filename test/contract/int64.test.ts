@@ -29,7 +29,7 @@ describe.each(storeEngines)("ids are exact int64 ($name)", (engine) => {
   ])("when the id is %s, then it is stored under exactly that value", async (_what, id) => {
     const res = await postPlant(app().app, plantJson(id, `plant ${id}`));
     expect(res.statusCode).toBe(200);
-    expect(await app().db.store.get(id)).toStrictEqual({ name: `plant ${id}` });
+    expect(await app().db.store.plants.get(id)).toStrictEqual({ name: `plant ${id}` });
   });
 
   it("when ids differ only past 2^53, then they are different plants", async () => {
@@ -38,8 +38,8 @@ describe.each(storeEngines)("ids are exact int64 ($name)", (engine) => {
     const b = a + 1n;
     expect((await postPlant(app().app, plantJson(a, "a"))).statusCode).toBe(200);
     expect((await postPlant(app().app, plantJson(b, "b"))).statusCode).toBe(200);
-    expect(await app().db.store.get(a)).toStrictEqual({ name: "a" });
-    expect(await app().db.store.get(b)).toStrictEqual({ name: "b" });
+    expect(await app().db.store.plants.get(a)).toStrictEqual({ name: "a" });
+    expect(await app().db.store.plants.get(b)).toStrictEqual({ name: "b" });
   });
 
   it.each([
@@ -59,7 +59,7 @@ describe.each(storeEngines)("ids are exact int64 ($name)", (engine) => {
       );
       // Neither a wrapped nor a clamped id may have been stored instead.
       for (const near of [BigInt.asIntN(64, id), INT64_MAX, INT64_MIN]) {
-        expect(await app().db.store.get(near)).not.toStrictEqual({ name });
+        expect(await app().db.store.plants.get(near)).not.toStrictEqual({ name });
       }
     },
   );
@@ -79,7 +79,7 @@ describe.each(storeEngines)("ids are exact int64 ($name)", (engine) => {
     const name = `literal ${literal}`;
     const res = await postPlant(app().app, `{"id":${literal},"name":"${name}"}`);
     expect(res.statusCode).toBe(200);
-    expect(await app().db.store.get(u)).toStrictEqual({ name });
+    expect(await app().db.store.plants.get(u)).toStrictEqual({ name });
   });
 
   it.each([
@@ -92,7 +92,7 @@ describe.each(storeEngines)("ids are exact int64 ($name)", (engine) => {
     try {
       const res = await postPlant(own.app, `{"id":${literal},"name":"only"}`);
       expect(res.statusCode).toBe(200);
-      expect(await own.db.store.get(id)).toStrictEqual({ name: "only" });
+      expect(await own.db.store.plants.get(id)).toStrictEqual({ name: "only" });
     } finally {
       await own.close();
     }
@@ -112,6 +112,6 @@ describe.each(storeEngines)("ids are exact int64 ($name)", (engine) => {
   it("when the id key repeats, then the last one counts, as JSON.parse decides", async () => {
     const res = await postPlant(app().app, `{"id":1,"name":"dup","id":${INT64_MAX - 7n}}`);
     expect(res.statusCode).toBe(200);
-    expect(await app().db.store.get(INT64_MAX - 7n)).toStrictEqual({ name: "dup" });
+    expect(await app().db.store.plants.get(INT64_MAX - 7n)).toStrictEqual({ name: "dup" });
   });
 });

@@ -5,7 +5,7 @@ import Database from "better-sqlite3";
 import postgres from "postgres";
 import { loadConfig } from "../../src/config.ts";
 import { openStore } from "../../src/store/open.ts";
-import type { PlantStore } from "../../src/store/store.ts";
+import type { Store } from "../../src/store/store.ts";
 import { createTestDatabase, TEST_DATABASE_URL } from "./postgres.ts";
 import { makeTempDb } from "./server-process.ts";
 
@@ -94,6 +94,6 @@ export const emptyDatabaseKinds: readonly EmptyDatabaseKind[] =
   TEST_DATABASE_URL === undefined ? [sqliteKind] : [sqliteKind, postgresKind];
 
 /** A store on the database `url` names, opened the way the server opens it (migrating it). */
-export function openStoreAt(url: string): Promise<PlantStore> {
+export function openStoreAt(url: string): Promise<Store> {
   return openStore(loadConfig({ DATABASE_URL: url }).database, { startupTimeoutMs: 0 });
 }

@@ -2,7 +2,7 @@
 // the answers must be (one stored version; its senders get 200 with it, the rest 409).
 import { isDeepStrictEqual } from "node:util";
 import { expect } from "vitest";
-import { type Plant, type PlantStore, samePlant } from "../../src/store/store.ts";
+import { type Plant, type Store, samePlant } from "../../src/store/store.ts";
 import { plantOf } from "./load.ts";
 import { type Answer, expectErrorAnswer, expectPlantAnswer } from "./socket-http.ts";
 
@@ -34,13 +34,13 @@ export function bodiesForRound(round: number, requests: number = REQUESTS): Plan
  * carry the stored version and the 409s are exactly the requests whose body differs from it.
  */
 export async function expectOneVersionWon(
-  store: PlantStore,
+  store: Store,
   id: bigint,
   bodies: readonly Plant[],
   answers: readonly Answer[],
 ): Promise<void> {
   expect(answers).toHaveLength(bodies.length);
-  const winner = await store.get(id);
+  const winner = await store.plants.get(id);
   expect(winner).toBeDefined();
   if (winner === undefined) return;
   // The stored version is one of those sent, exactly.

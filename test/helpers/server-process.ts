@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, expect } from "vitest";
 import { startNodeArguments } from "../../scripts/start-command.ts";
 import { openSqliteStore } from "../../src/store/sqlite.ts";
-import type { PlantStore } from "../../src/store/store.ts";
+import type { Store } from "../../src/store/store.ts";
 import { TOKEN } from "./app.ts";
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -281,7 +281,7 @@ export function useServerSuite(): TempDb {
 export interface ServerFixture {
   db: TempDb;
   server: ServerProcess;
-  stored: PlantStore;
+  stored: Store;
 }
 
 export async function openServerFixture(env: StartOptions["env"] = {}): Promise<ServerFixture> {

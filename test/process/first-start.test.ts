@@ -42,7 +42,7 @@ describe("first start with no configuration", () => {
     expect(server.stdoutLines().join("\n")).not.toContain(String(token));
 
     const store = openSqliteStore(join(cwd, "data", "plants.db"));
-    expect(await store.get(plantId)).toStrictEqual({ name: "Seedling" });
+    expect(await store.plants.get(plantId)).toStrictEqual({ name: "Seedling" });
     const [initial] = await store.tokens.list();
     expect(initial).toMatchObject({ id, name: "initial", scopes: null, expiresAt: null });
     expect(initial?.hash).not.toContain(String(token));

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, test } from "vitest";
 import { POSTGRES_MIGRATIONS } from "../../src/store/postgres-migrations.ts";
 import { SQLITE_SCHEMA_VERSION } from "../../src/store/sqlite-migrations.ts";
-import type { PlantStore } from "../../src/store/store.ts";
+import type { Store } from "../../src/store/store.ts";
 import { plantJson, uniqueId } from "../helpers/app.ts";
 import { type EmptyDatabase, emptyDatabaseKinds, openStoreAt } from "../helpers/empty-databases.ts";
 import { waitUntil } from "../helpers/load.ts";
@@ -21,7 +21,7 @@ const versionsOf = (engine: string): number[] =>
 const SERVERS_AT_ONCE = 4;
 
 let db: EmptyDatabase | undefined;
-let store: PlantStore | undefined;
+let store: Store | undefined;
 let gate: TcpGate | undefined;
 
 afterEach(async () => {
@@ -70,7 +70,7 @@ describe.each(emptyDatabaseKinds)("schema migrations on $name", (kind) => {
       }),
     );
     store = await openStoreAt(url);
-    for (const { id, plant } of created) expect(await store.get(id)).toStrictEqual(plant);
+    for (const { id, plant } of created) expect(await store.plants.get(id)).toStrictEqual(plant);
     const exits = await Promise.all(servers.map((server) => server.stop()));
     expect(exits).toEqual(servers.map(() => ({ code: 0, signal: null })));
   });
@@ -79,7 +79,7 @@ describe.each(emptyDatabaseKinds)("schema migrations on $name", (kind) => {
     db = await kind.create();
     // A first start's worth: the schema this plantstore knows, and a plant in it.
     store = await openStoreAt(db.url);
-    await store.create({ id: uniqueId(), name: "before the upgrade" });
+    await store.plants.create({ id: uniqueId(), name: "before the upgrade" });
     await store.close();
     store = undefined;
     await db.recordVersion(99);

@@ -186,7 +186,7 @@ describe("npm start", () => {
 
     const store = openSqliteStore(db.path);
     try {
-      expect(await store.get(id)).toStrictEqual({ name: "npm start fern", tag: "e2e" });
+      expect(await store.plants.get(id)).toStrictEqual({ name: "npm start fern", tag: "e2e" });
     } finally {
       await store.close();
     }

@@ -2,7 +2,7 @@
 // sharing one database (each engine): one version wins, identical bodies are idempotent
 // replays of it, and every different body is a 409.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type PlantStore, samePlant } from "../../src/store/store.ts";
+import { type Store, samePlant } from "../../src/store/store.ts";
 import { plantJson, uniqueId } from "../helpers/app.ts";
 import { plantOf } from "../helpers/load.ts";
 import { bodiesForRound, COMMON, expectOneVersionWon, REQUESTS } from "../helpers/races.ts";
@@ -18,7 +18,7 @@ import { storeEngines, type TestStore } from "../helpers/stores.ts";
 
 let db: TempDb;
 let server: ServerProcess;
-let stored: PlantStore;
+let stored: Store;
 
 beforeAll(async () => {
   ({ db, server, stored } = await openServerFixture());
@@ -94,7 +94,7 @@ describe.each(storeEngines)("two server processes on one $name database", (engin
       }
       // Afterwards each process replays the stored version to a sender of it.
       for (const [k, id] of ids.entries()) {
-        const winner = await shared.store.get(id);
+        const winner = await shared.store.plants.get(id);
         const replay = bodies[k]?.find((plant) => winner !== undefined && samePlant(plant, winner));
         if (replay === undefined) throw new Error(`no body matches the version stored for ${id}`);
         for (const server of servers) {

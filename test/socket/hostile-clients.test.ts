@@ -121,7 +121,7 @@ describe("a Content-Type made to backtrack", () => {
           "content-type": pathological(groups),
         });
         expect(expectErrorAnswer(answer, 415).message).toMatch(/Content-Type|content type/);
-        expect(await store.get(id)).toBeUndefined();
+        expect(await store.plants.get(id)).toBeUndefined();
       }
     } finally {
       await server.stop();
@@ -252,7 +252,7 @@ describe("heads and pipelines that confuse", () => {
         ];
         const answer = await rawRequest(server.url, [`${head(host, lines)}\r\n${body}`]);
         expectErrorAnswer(answer, status);
-        expect(await store.get(id)).toBeUndefined();
+        expect(await store.plants.get(id)).toBeUndefined();
       } finally {
         await server.stop();
       }
@@ -275,7 +275,7 @@ describe("heads and pipelines that confuse", () => {
       );
       for (const [i, id] of ids.entries()) {
         expectPlantAnswer(answers[i] ?? fail(), { name: `piped ${id}` });
-        expect(await store.get(id)).toStrictEqual({ name: `piped ${id}` });
+        expect(await store.plants.get(id)).toStrictEqual({ name: `piped ${id}` });
       }
       expectErrorAnswer(answers[4] ?? fail(), 400);
     } finally {

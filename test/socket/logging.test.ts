@@ -139,7 +139,7 @@ describe("request logging", () => {
     // The requests really did what their statuses say.
     const store = openSqliteStore(db.path);
     try {
-      expect(await store.get(id)).toStrictEqual({ name, tag: "t" });
+      expect(await store.plants.get(id)).toStrictEqual({ name, tag: "t" });
     } finally {
       await store.close();
     }

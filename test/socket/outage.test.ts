@@ -170,7 +170,7 @@ describe.skipIf(TEST_DATABASE_URL === undefined)("the database going away and co
     const store = await db.reopen();
     const wrong: string[] = [];
     for (const { id, plant, answer } of creates) {
-      const stored = await store.get(id);
+      const stored = await store.plants.get(id);
       if (answer.status === 200) {
         expectPlantAnswer(answer, plantOf(plant));
         if (!isSame(stored, plant)) wrong.push(`${id}: 200, stored ${JSON.stringify(stored)}`);
@@ -182,7 +182,8 @@ describe.skipIf(TEST_DATABASE_URL === undefined)("the database going away and co
       }
       const retry = await post(server.url, plantJson(id, plant.name, plant.tag));
       expectPlantAnswer(retry, plantOf(plant));
-      if (!isSame(await store.get(id), plant)) wrong.push(`${id}: retried, not stored exactly`);
+      if (!isSame(await store.plants.get(id), plant))
+        wrong.push(`${id}: retried, not stored exactly`);
     }
     expect(wrong).toEqual([]);
   }

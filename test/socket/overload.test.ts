@@ -71,7 +71,7 @@ describe("overload", () => {
     expect(await server.stop()).toEqual({ code: 0, signal: null });
     const store = openSqliteStore(db.path);
     try {
-      for (const { id } of refused) expect(await store.get(id)).toBeUndefined();
+      for (const { id } of refused) expect(await store.plants.get(id)).toBeUndefined();
     } finally {
       await store.close();
     }

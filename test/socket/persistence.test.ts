@@ -114,10 +114,10 @@ describe("plants across a SIGTERM and a restart on the same file", () => {
     const store = openSqliteStore(db.path);
     try {
       for (const plant of plants) {
-        expect(await store.get(plant.id)).toStrictEqual(plantOf(plant));
+        expect(await store.plants.get(plant.id)).toStrictEqual(plantOf(plant));
       }
-      expect(await store.get(emptyTag.id)).toHaveProperty("tag", "");
-      expect(await store.get(noTag.id)).not.toHaveProperty("tag");
+      expect(await store.plants.get(emptyTag.id)).toHaveProperty("tag", "");
+      expect(await store.plants.get(noTag.id)).not.toHaveProperty("tag");
     } finally {
       await store.close();
     }

@@ -179,7 +179,7 @@ describe("Expect: 100-continue", () => {
     ]);
     expect(sawContinue).toBe(true);
     expect(answer.status).toBe(200);
-    expect(await store.get(id)).toEqual({ name: "continued" });
+    expect(await store.plants.get(id)).toEqual({ name: "continued" });
   });
 });
 

@@ -4,7 +4,7 @@ import { connect } from "node:net";
 import { isDeepStrictEqual } from "node:util";
 import { afterAll, afterEach, describe, expect, test } from "vitest";
 import { openSqliteStore } from "../../src/store/sqlite.ts";
-import type { PlantStore } from "../../src/store/store.ts";
+import type { Store } from "../../src/store/store.ts";
 import { plantJson, uniqueId } from "../helpers/app.ts";
 import { type Outcome, plantOf, sleep, startLoad, waitUntil } from "../helpers/load.ts";
 import { killLeftoverServers, makeTempDb, startServer } from "../helpers/server-process.ts";
@@ -42,10 +42,7 @@ describe.each(storeEngines)("a graceful stop under load ($name)", (engine) => {
 });
 
 /** Creates from 12 loops, SIGTERM once some are acknowledged, then checks every outcome. */
-async function stopUnderLoad(
-  databaseUrl: string,
-  openStore: () => Promise<PlantStore>,
-): Promise<void> {
+async function stopUnderLoad(databaseUrl: string, openStore: () => Promise<Store>): Promise<void> {
   const server = await startServer({ databaseUrl });
   const load = startLoad({
     url: server.url,
@@ -84,13 +81,13 @@ async function stopUnderLoad(
   try {
     const wrong: string[] = [];
     for (const { id, plant } of created) {
-      const found = await store.get(id);
+      const found = await store.plants.get(id);
       if (!isDeepStrictEqual(found, plantOf(plant))) {
         wrong.push(`200 for ${id}: sent ${JSON.stringify(plant)}, stored ${JSON.stringify(found)}`);
       }
     }
     for (const { id } of refused) {
-      const found = await store.get(id);
+      const found = await store.plants.get(id);
       if (found !== undefined) wrong.push(`503 for ${id}, yet stored ${JSON.stringify(found)}`);
     }
     expect(wrong).toEqual([]);
@@ -125,7 +122,10 @@ describe("a graceful stop (SIGTERM)", () => {
     expect(await exit).toEqual({ code: 0, signal: null });
     const store = openSqliteStore(db.path);
     try {
-      expect(await store.get(id)).toStrictEqual({ name: "in flight at SIGTERM", tag: "late" });
+      expect(await store.plants.get(id)).toStrictEqual({
+        name: "in flight at SIGTERM",
+        tag: "late",
+      });
     } finally {
       await store.close();
     }
@@ -207,8 +207,8 @@ describe("a graceful stop (SIGTERM)", () => {
     expect(await exit).toEqual({ code: 0, signal: null });
     const store = openSqliteStore(db.path);
     try {
-      expect(await store.get(first.id)).toStrictEqual({ name: first.name, tag: first.tag });
-      expect(await store.get(second.id)).toBeUndefined();
+      expect(await store.plants.get(first.id)).toStrictEqual({ name: first.name, tag: first.tag });
+      expect(await store.plants.get(second.id)).toBeUndefined();
     } finally {
       await store.close();
     }

@@ -79,7 +79,7 @@ describe("slow and greedy clients", () => {
 
       const store = openSqliteStore(db.path);
       try {
-        expect(await store.get(id)).toStrictEqual({ name: "served among the slow" });
+        expect(await store.plants.get(id)).toStrictEqual({ name: "served among the slow" });
       } finally {
         await store.close();
       }
@@ -108,7 +108,7 @@ describe("slow and greedy clients", () => {
     expect(await server.stop()).toEqual({ code: 0, signal: null });
     const store = openSqliteStore(db.path);
     try {
-      expect(await store.get(id)).toBeUndefined();
+      expect(await store.plants.get(id)).toBeUndefined();
     } finally {
       await store.close();
     }

@@ -5,7 +5,6 @@ import { loadConfig, type PostgresDatabase } from "../../src/config.ts";
 import { openPostgresStore } from "../../src/store/postgres.ts";
 import { migratePostgres, POSTGRES_MIGRATIONS } from "../../src/store/postgres-migrations.ts";
 import {
-  type PlantStore,
   SchemaTooNewError,
   type Store,
   StoreFaultError,
@@ -32,7 +31,7 @@ function settingsFor(url: string, env: Record<string, string> = {}): PostgresDat
 describe.skipIf(!enabled)("PostgreSQL specifics", () => {
   let db: TestDatabase;
   let admin: postgres.Sql;
-  const opened: PlantStore[] = [];
+  const opened: Store[] = [];
   const open = async (url = db.url, env: Record<string, string> = {}): Promise<Store> => {
     const store = await openPostgresStore(settingsFor(url, env));
     opened.push(store);
@@ -91,7 +90,7 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
       await sql.end();
       const store = await openPostgresStore(settingsFor(old.url));
       try {
-        expect(await store.get(5n)).toEqual({ name: "Kept" });
+        expect(await store.plants.get(5n)).toEqual({ name: "Kept" });
         expect(await store.tokens.list()).toEqual([]);
         expect(store.describe()).toContain(`schema version ${POSTGRES_MIGRATIONS.length}`);
       } finally {
@@ -169,7 +168,7 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
   it("when the store has been closed, then a create reports the store unavailable", async () => {
     const store = await openPostgresStore(settingsFor(db.url));
     await store.close();
-    await expect(store.create({ id: uniqueId(), name: "late" })).rejects.toBeInstanceOf(
+    await expect(store.plants.create({ id: uniqueId(), name: "late" })).rejects.toBeInstanceOf(
       StoreUnavailableError,
     );
   });
@@ -196,14 +195,14 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
       throw new Error("roll back");
     });
     await isLocked;
-    await expect(store.create({ id, name: "waiting" })).rejects.toBeInstanceOf(
+    await expect(store.plants.create({ id, name: "waiting" })).rejects.toBeInstanceOf(
       StoreUnavailableError,
     );
     release();
     await expect(locking).rejects.toThrow("roll back");
     await holder.end();
-    expect(await store.get(id)).toBeUndefined();
-    expect((await store.create({ id, name: "after" })).kind).toBe("created");
+    expect(await store.plants.get(id)).toBeUndefined();
+    expect((await store.plants.create({ id, name: "after" })).kind).toBe("created");
   });
 
   it("when the database turns read-only (a standby after a failover), then creates fail as faults and ping too until it is writable again", async () => {
@@ -231,18 +230,20 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
     try {
       const store = await openPostgresStore(settingsFor(readOnly.url));
       opened.push(store);
-      expect((await store.create({ id: uniqueId(), name: "writable" })).kind).toBe("created");
+      expect((await store.plants.create({ id: uniqueId(), name: "writable" })).kind).toBe(
+        "created",
+      );
       await setReadOnly(true);
       const id = uniqueId();
-      expect(await settled(() => store.create({ id, name: "refused" }))).toBeInstanceOf(
+      expect(await settled(() => store.plants.create({ id, name: "refused" }))).toBeInstanceOf(
         StoreFaultError,
       );
       await expect(store.ping()).rejects.toBeInstanceOf(StoreFaultError);
-      expect(await store.get(id)).toBeUndefined();
+      expect(await store.plants.get(id)).toBeUndefined();
 
       await setReadOnly(false);
       expect(await settled(() => store.ping())).toBeUndefined();
-      expect((await store.create({ id, name: "written" })).kind).toBe("created");
+      expect((await store.plants.create({ id, name: "written" })).kind).toBe("created");
     } finally {
       await control.end({ timeout: 1 });
       await readOnly.drop();
@@ -251,7 +252,7 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
 
   describe("when the database goes away and comes back", () => {
     let proxy: TcpProxy;
-    let store: PlantStore;
+    let store: Store;
     beforeAll(async () => {
       proxy = await startTcpProxy(hostAndPort(db.url));
       // A stopped proxy refuses at once; the timeout only has to let a loaded machine connect.
@@ -263,23 +264,23 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
 
     it("then creates and pings fail as unavailable while it is away and succeed once it is back, without reopening", async () => {
       const before = uniqueId();
-      expect((await store.create({ id: before, name: "before" })).kind).toBe("created");
+      expect((await store.plants.create({ id: before, name: "before" })).kind).toBe("created");
 
       await proxy.stop();
       const during = uniqueId();
-      await expect(store.create({ id: during, name: "during" })).rejects.toBeInstanceOf(
+      await expect(store.plants.create({ id: during, name: "during" })).rejects.toBeInstanceOf(
         StoreUnavailableError,
       );
-      await expect(store.get(before)).rejects.toBeInstanceOf(StoreUnavailableError);
+      await expect(store.plants.get(before)).rejects.toBeInstanceOf(StoreUnavailableError);
       await expect(store.ping()).rejects.toBeInstanceOf(StoreUnavailableError);
 
       await proxy.start();
       await store.ping();
-      expect(await store.create({ id: during, name: "during" })).toEqual({
+      expect(await store.plants.create({ id: during, name: "during" })).toEqual({
         kind: "created",
         plant: { name: "during" },
       });
-      expect(await store.get(before)).toEqual({ name: "before" });
+      expect(await store.plants.get(before)).toEqual({ name: "before" });
     });
   });
 
@@ -288,15 +289,15 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
     try {
       const store = await open(throughProxy(db.url, proxy), { DATABASE_QUERY_TIMEOUT_MS: "500" });
       const kept = uniqueId();
-      expect((await store.create({ id: kept, name: "kept" })).kind).toBe("created");
+      expect((await store.plants.create({ id: kept, name: "kept" })).kind).toBe("created");
       proxy.freeze();
       const unwritten = uniqueId();
       const outcomes = await Promise.allSettled([
-        store.get(kept),
-        store.list({ limit: 10, maxTextBytes: 1000 }),
+        store.plants.get(kept),
+        store.plants.list({ limit: 10, maxTextBytes: 1000 }),
         store.tokens.findByHashes(["no such hash"]),
-        store.create({ id: unwritten, name: "never" }),
-        store.delete(kept),
+        store.plants.create({ id: unwritten, name: "never" }),
+        store.plants.delete(kept),
         store.ping(),
       ]);
       for (const outcome of outcomes) {
@@ -306,8 +307,8 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
       proxy.thaw();
       // The statements held by the silent network reach the server now, past their deadline.
       await store.ping();
-      expect(await store.get(kept)).toEqual({ name: "kept" });
-      expect(await store.get(unwritten)).toBeUndefined();
+      expect(await store.plants.get(kept)).toEqual({ name: "kept" });
+      expect(await store.plants.get(unwritten)).toBeUndefined();
     } finally {
       await proxy.close();
     }
@@ -322,7 +323,7 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
         DATABASE_POOL_MAX: "3",
       });
       const kept = uniqueId();
-      await store.create({ id: kept, name: "kept" });
+      await store.plants.create({ id: kept, name: "kept" });
       await proxy.stop();
       // Calls keep coming while it is away, as requests would: each connection attempt that
       // fails answers one of them at once, the rest wait.
@@ -338,8 +339,8 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
             .finally(() => settled++),
         );
       for (let i = 0; i < 30; i++) {
-        call(store.get(kept));
-        call(store.create({ id: uniqueId(), name: "during" }));
+        call(store.plants.get(kept));
+        call(store.plants.create({ id: uniqueId(), name: "during" }));
         await sleep(100);
       }
       await proxy.start();
@@ -347,7 +348,7 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
       for (const outcome of (await Promise.all(calls)) as { reason?: unknown }[]) {
         if ("reason" in outcome) expect(outcome.reason).toBeInstanceOf(StoreUnavailableError);
       }
-      expect(await store.get(kept)).toEqual({ name: "kept" });
+      expect(await store.plants.get(kept)).toEqual({ name: "kept" });
     } finally {
       await proxy.close();
     }
@@ -368,18 +369,20 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
       const multiHost = `postgres://${url.username}@127.0.0.1:${port},127.0.0.1:${url.port}${url.pathname}`;
       const store = await open(multiHost, { DATABASE_QUERY_TIMEOUT_MS: "500" });
       const id = uniqueId();
-      expect((await store.create({ id, name: "found" })).kind).toBe("created");
-      expect(await store.get(id)).toEqual({ name: "found" });
+      expect((await store.plants.create({ id, name: "found" })).kind).toBe("created");
+      expect(await store.plants.get(id)).toEqual({ name: "found" });
 
       await proxy.stop();
       attempts = 0;
-      const outcomes = await Promise.allSettled(Array.from({ length: 20 }, () => store.get(id)));
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 20 }, () => store.plants.get(id)),
+      );
       expect(outcomes.every((o) => o.status === "rejected")).toBe(true);
       // 1.5 s of both hosts refusing: paced, ten attempts a second after a burst of one per
       // host and pool slot; unpaced, postgres.js made hundreds.
       expect(attempts).toBeLessThan(100);
       await proxy.start();
-      expect(await firstAnswer(() => store.get(id))).toEqual({ name: "found" });
+      expect(await firstAnswer(() => store.plants.get(id))).toEqual({ name: "found" });
     } finally {
       await proxy.close();
       await new Promise<void>((resolve) => hangUp.close(() => resolve()));

@@ -28,7 +28,7 @@ describe("SQLite specifics", () => {
   it("when the folder does not exist, then it and the migrated file are created", async () => {
     const path = tempPath("nested", "deeper", "plants.db");
     const store = openSqliteStore(path);
-    await store.create({ id: 1n, name: "x" });
+    await store.plants.create({ id: 1n, name: "x" });
     await store.close();
     const db = new Database(path, { readonly: true });
     expect(db.pragma("user_version", { simple: true })).toBe(SQLITE_SCHEMA_VERSION);
@@ -44,7 +44,7 @@ describe("SQLite specifics", () => {
     saboteur.exec("DROP TABLE plants");
     saboteur.close();
     await expect(store.ping()).rejects.toBeInstanceOf(StoreUnavailableError);
-    const failed = await store.create({ id: 1n, name: "x" }).catch((error: Error) => error);
+    const failed = await store.plants.create({ id: 1n, name: "x" }).catch((error: Error) => error);
     expect(String(failed)).toMatch(/no such table: plants/);
     expect(failed).not.toBeInstanceOf(StoreUnavailableError);
     await store.close();
@@ -90,7 +90,7 @@ describe("SQLite specifics", () => {
       await Promise.all(
         Array.from({ length: 400 }, (_, at) => {
           const slot = (at * 2_503 + batch * 7) % 100_000;
-          return store.create({ id: BigInt(slot * 10 + 1), name: "scattered" });
+          return store.plants.create({ id: BigInt(slot * 10 + 1), name: "scattered" });
         }),
       );
     }
@@ -108,12 +108,12 @@ describe("SQLite specifics", () => {
     const store = openSqliteStore(path);
     const holder = new Database(path);
     holder.exec("BEGIN IMMEDIATE");
-    await expect(store.create({ id: 7n, name: "blocked" })).rejects.toBeInstanceOf(
+    await expect(store.plants.create({ id: 7n, name: "blocked" })).rejects.toBeInstanceOf(
       StoreUnavailableError,
     );
     holder.exec("ROLLBACK");
     holder.close();
-    expect(await store.get(7n)).toBeUndefined();
+    expect(await store.plants.get(7n)).toBeUndefined();
     await store.close();
   });
 
@@ -125,7 +125,7 @@ describe("SQLite specifics", () => {
     old.pragma("user_version = 1");
     old.close();
     const store = openSqliteStore(path);
-    expect(await store.get(5n)).toEqual({ name: "Kept" });
+    expect(await store.plants.get(5n)).toEqual({ name: "Kept" });
     expect(await store.tokens.list()).toEqual([]);
     expect(store.describe()).toContain(`schema version ${SQLITE_SCHEMA_VERSION}`);
     await store.close();
