@@ -10,7 +10,7 @@ import {
   type JSONWebKeySet,
   type JWTVerifyGetKey,
 } from "jose";
-import type { JwtKeySource } from "../config.ts";
+import type { JwtKeySource } from "../config/config.ts";
 import type { AuthLog } from "./managed-tokens.ts";
 
 export type VerificationKey = JWTVerifyGetKey | KeyObject | Uint8Array;

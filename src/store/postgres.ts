@@ -1,7 +1,7 @@
 // PlantStore on PostgreSQL (or an engine that speaks its protocol) through postgres.js:
 // a bounded pool shared by every request, ids as BIGINT <-> BigInt both ways, and a deadline
 // on every call (postgres-deadlines.ts).
-import { type PostgresDatabase, redactUrl } from "../config.ts";
+import { type PostgresDatabase, redactUrl } from "../config/config.ts";
 import { newWebhookSecret } from "../webhooks/signature.ts";
 import { createFaultLatch } from "./fault-latch.ts";
 import { eventsOf } from "./outbox.ts";

@@ -11,7 +11,7 @@ describe("generated types", () => {
     ).toBe(true);
   });
 
-  it("when src/settings.ts changes, then the README's table of settings must be rewritten (npm run generate)", () => {
+  it("when src/config/settings.ts changes, then the README's table of settings must be rewritten (npm run generate)", () => {
     const readme = readFileSync(readmePath, "utf8");
     expect(readme === renderReadme(readme), "README.md is stale: run `npm run generate`").toBe(
       true,

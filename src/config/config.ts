@@ -1,8 +1,8 @@
-// The configuration: every setting of src/settings.ts read once at start-up, checked together,
+// The configuration: every setting of settings.ts read once at start-up, checked together,
 // and put in the shape the parts of the server take. An invalid value stops the process with
 // one line naming the variable (see src/main.ts).
-import { ConfigError } from "./config-error.ts";
-import { parseJwt } from "./config-jwt.ts";
+import { ConfigError } from "./error.ts";
+import { parseJwt } from "./jwt.ts";
 import { publishedValues, readSettings, type SettingValues } from "./settings.ts";
 
 export { JWT_SHAPE, type LogLevel, redactUrl, SETTINGS } from "./settings.ts";
@@ -32,7 +32,7 @@ export type Config = ReturnType<typeof loadConfig>;
 export type DatabaseConfig = Config["database"];
 export type PostgresDatabase = Extract<DatabaseConfig, { engine: "postgres" }>;
 export type OpsConfig = Config["ops"];
-export type { JwtConfig, JwtKeySource } from "./config-jwt.ts";
+export type { JwtConfig, JwtKeySource } from "./jwt.ts";
 
 function databaseOf(s: SettingValues) {
   const where = s.DATABASE_URL;

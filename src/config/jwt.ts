@@ -2,7 +2,7 @@
 // accepted algorithms (never "none", never HMAC next to public-key algorithms) and the clock
 // skew. Any of them set turns JWTs on.
 import { isAbsolute, resolve } from "node:path";
-import { ConfigError } from "./config-error.ts";
+import { ConfigError } from "./error.ts";
 import { SETTINGS, type SettingValues } from "./settings.ts";
 
 /** Where the keys that sign accepted JWTs come from. */

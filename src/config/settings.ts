@@ -5,8 +5,8 @@
 // one line naming the variable.
 import { isIP } from "node:net";
 import { isAbsolute, resolve } from "node:path";
-import { ConfigError } from "./config-error.ts";
-import { type PostgresLocation, parsePostgresUrl, redactUrl } from "./store/postgres-url.ts";
+import { type PostgresLocation, parsePostgresUrl, redactUrl } from "../store/postgres-url.ts";
+import { ConfigError } from "./error.ts";
 
 export { redactUrl };
 
