@@ -8,7 +8,7 @@ import { _, Ajv, type ValidateFunction } from "ajv";
 import standalone from "ajv/dist/standalone/index.js";
 import fastJsonStringify from "fast-json-stringify";
 import { type Document, OpenAPIRouter } from "openapi-backend";
-import { publishedValues, readSettings } from "../src/config/settings.ts";
+import { publishedValues, readSettings } from "../src/config/config.ts";
 import { publishedDocument } from "../src/docs/published-document.ts";
 import { dereference } from "../src/openapi/backend.ts";
 import { documentDigest } from "../src/openapi/compiled-api.ts";

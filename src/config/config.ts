@@ -1,30 +1,89 @@
-// The configuration: every setting of settings.ts read once at start-up, checked together,
-// and put in the shape the parts of the server take. An invalid value stops the process with
-// one line naming the variable (see src/main.ts).
+// The configuration: every setting of settings.ts read once at start-up, put where its entry's
+// `to` says, and checked together. Its type is derived from the table too, so a setting is
+// added in the table alone. An invalid value stops the process with one line naming the
+// variable (see src/main.ts).
 import { ConfigError } from "./error.ts";
 import { parseJwt } from "./jwt.ts";
-import { publishedValues, readSettings, type SettingValues } from "./settings.ts";
+import {
+  nameOf,
+  SETTING_NAMES,
+  SETTINGS,
+  type SettingName,
+  type SettingPath,
+  type SettingPaths,
+  type SettingValues,
+} from "./settings.ts";
 
-export { JWT_SHAPE, type LogLevel, redactUrl, SETTINGS } from "./settings.ts";
-export { ConfigError };
+export { redactUrl } from "../store/postgres-url.ts";
+export { JWT_SHAPE, type LogLevel } from "./readers.ts";
+export { ConfigError, SETTINGS };
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+/** Reads every setting from `env` (defaults where unset); throws ConfigError for a bad one. */
+export function readSettings(env: Env, cwd: string): SettingValues {
+  const values: Record<string, unknown> = {};
+  for (const name of SETTING_NAMES) {
+    const entry = SETTINGS[name];
+    values[name] = entry.read(env[name] ?? entry.default, name, cwd);
+  }
+  return values as SettingValues;
+}
+
+/** `{{NAME}}` → text, for every setting a consumer can rely on (see Setting.published). */
+export function publishedValues(values: SettingValues): Readonly<Record<string, string>> {
+  const texts: Record<string, string> = {};
+  for (const name of SETTING_NAMES) {
+    const entry: { published?(value: unknown): string } = SETTINGS[name];
+    if (entry.published !== undefined) texts[name] = entry.published(values[name]);
+  }
+  return texts;
+}
+
+type Group = "ops" | "webhooks" | "jwt" | "postgres";
+
+/** The values whose `to` is `group.field`, by field. */
+export type Landed<G extends Group> = {
+  [N in SettingName as SettingPaths[N] extends `${G}.${infer Field}`
+    ? Field
+    : never]: SettingValues[N];
+};
+/** The values whose `to` is a plain field. */
+type TopLevel = {
+  [N in SettingName as SettingPaths[N] extends `${string}.${string}`
+    ? never
+    : SettingPaths[N]]: SettingValues[N];
+};
+type Landing = { top: TopLevel } & { [G in Group]: Landed<G> };
+
+/** Every value put where its entry's `to` says. */
+function land(values: SettingValues): Landing {
+  const landing: Record<string, Record<string, unknown>> = {};
+  for (const name of SETTING_NAMES) {
+    const path: string = SETTINGS[name].to;
+    const dot = path.indexOf(".");
+    const group = dot < 0 ? "top" : path.slice(0, dot);
+    const target = landing[group] ?? {};
+    target[path.slice(dot + 1)] = values[name];
+    landing[group] = target;
+  }
+  return landing as unknown as Landing;
+}
+
 export function loadConfig(env: Env, cwd: string = process.cwd()) {
-  const s = readSettings(env, cwd);
+  const values = readSettings(env, cwd);
+  const { top, postgres, jwt, ops, webhooks } = land(values);
+  const { database, ...rest } = top;
+  // Any PLANTSTORE_JWT_* given turns JWTs on, a default (the clock skew) does not.
+  const jwtGiven = SETTING_NAMES.some(
+    (name) => SETTINGS[name].to.startsWith("jwt.") && env[name] !== undefined,
+  );
   return {
-    port: s.PORT,
-    host: s.HOST,
-    logLevel: s.LOG_LEVEL,
-    database: databaseOf(s),
-    startupTimeoutMs: s.DATABASE_STARTUP_TIMEOUT_MS,
-    tokens: s.PLANTSTORE_TOKENS,
-    jwt: parseJwt(s, env, cwd),
-    tokenRetentionMs: s.PLANTSTORE_TOKEN_RETENTION_DAYS * 86_400_000,
-    ops: opsOf(s),
-    workers: s.PLANTSTORE_WORKERS,
-    publicUrl: s.PLANTSTORE_PUBLIC_URL,
-    webhooks: webhooksOf(s),
+    ...rest,
+    database: database.engine === "sqlite" ? database : { ...database, ...postgres },
+    jwt: jwtGiven ? parseJwt(jwt, cwd) : undefined,
+    ops: checkOps(ops, values),
+    webhooks: checkWebhooks(webhooks),
   };
 }
 
@@ -34,68 +93,36 @@ export type PostgresDatabase = Extract<DatabaseConfig, { engine: "postgres" }>;
 export type OpsConfig = Config["ops"];
 export type { JwtConfig, JwtKeySource } from "./jwt.ts";
 
-function databaseOf(s: SettingValues) {
-  const where = s.DATABASE_URL;
-  if (where.engine === "sqlite") return where;
-  return {
-    ...where,
-    /** Most connections one instance opens. */
-    poolMax: s.DATABASE_POOL_MAX,
-    /** How long opening one connection may take. */
-    connectTimeoutMs: s.DATABASE_CONNECT_TIMEOUT_MS,
-    /** An idle connection is closed after this long. */
-    idleTimeoutMs: s.DATABASE_IDLE_TIMEOUT_MS,
-    /** A write that has not committed by then (queueing for a connection included) gets 503. */
-    queryTimeoutMs: s.DATABASE_QUERY_TIMEOUT_MS,
-  };
+/** Running in production: probes, metrics, limits, timeouts, CORS, shutdown. */
+function checkOps(ops: Landed<"ops">, values: SettingValues) {
+  mustExceed(
+    ["ops.requestTimeoutMs", ops.requestTimeoutMs],
+    ["ops.headersTimeoutMs", ops.headersTimeoutMs],
+    "must not be shorter than",
+  );
+  // `published`: the limits and deadlines the published document states, as it states them.
+  return { ...ops, published: publishedValues(values) };
 }
 
 /** The webhook deliverer's settings (src/webhooks/deliverer.ts). */
-function webhooksOf(s: SettingValues) {
-  if (s.PLANTSTORE_WEBHOOK_LEASE_MS <= s.PLANTSTORE_WEBHOOK_TIMEOUT_MS) {
-    throw new ConfigError(
-      `PLANTSTORE_WEBHOOK_LEASE_MS (${s.PLANTSTORE_WEBHOOK_LEASE_MS}) must exceed PLANTSTORE_WEBHOOK_TIMEOUT_MS (${s.PLANTSTORE_WEBHOOK_TIMEOUT_MS})`,
-    );
-  }
-  return {
-    timeoutMs: s.PLANTSTORE_WEBHOOK_TIMEOUT_MS,
-    retryScheduleMs: s.PLANTSTORE_WEBHOOK_RETRY_SCHEDULE,
-    retentionMs: s.PLANTSTORE_WEBHOOK_RETENTION_DAYS * 86_400_000,
-    allowPrivate: s.PLANTSTORE_WEBHOOK_ALLOW_PRIVATE,
-    send: s.PLANTSTORE_WEBHOOK_SEND,
-    leaseMs: s.PLANTSTORE_WEBHOOK_LEASE_MS,
-    concurrency: s.PLANTSTORE_WEBHOOK_CONCURRENCY,
-    endpointConcurrency: s.PLANTSTORE_WEBHOOK_ENDPOINT_CONCURRENCY,
-  };
+function checkWebhooks(webhooks: Landed<"webhooks">) {
+  mustExceed(
+    ["webhooks.leaseMs", webhooks.leaseMs],
+    ["webhooks.timeoutMs", webhooks.timeoutMs],
+    "must exceed",
+  );
+  return webhooks;
 }
 
-/** Running in production: probes, metrics, limits, timeouts, CORS, shutdown. */
-function opsOf(s: SettingValues) {
-  if (s.PLANTSTORE_REQUEST_TIMEOUT_MS < s.PLANTSTORE_HEADERS_TIMEOUT_MS) {
-    throw new ConfigError(
-      `PLANTSTORE_REQUEST_TIMEOUT_MS (${s.PLANTSTORE_REQUEST_TIMEOUT_MS}) must not be shorter than PLANTSTORE_HEADERS_TIMEOUT_MS (${s.PLANTSTORE_HEADERS_TIMEOUT_MS})`,
-    );
-  }
-  return {
-    metricsToken: s.PLANTSTORE_METRICS_TOKEN,
-    tokenRateLimit: s.PLANTSTORE_TOKEN_RATE_LIMIT,
-    authFailureLimit: s.PLANTSTORE_AUTH_FAILURE_LIMIT,
-    trustProxy: s.PLANTSTORE_TRUST_PROXY,
-    corsOrigins: s.PLANTSTORE_CORS_ORIGINS,
-    headersTimeoutMs: s.PLANTSTORE_HEADERS_TIMEOUT_MS,
-    requestTimeoutMs: s.PLANTSTORE_REQUEST_TIMEOUT_MS,
-    keepAliveTimeoutMs: s.PLANTSTORE_KEEPALIVE_TIMEOUT_MS,
-    sendTimeoutMs: s.PLANTSTORE_SEND_TIMEOUT_MS,
-    closeTimeoutMs: s.PLANTSTORE_CLOSE_TIMEOUT_MS,
-    maxConnections: s.PLANTSTORE_MAX_CONNECTIONS,
-    maxConnectionsPerAddress: s.PLANTSTORE_MAX_CONNECTIONS_PER_ADDRESS,
-    maxEventLoopDelayMs: s.PLANTSTORE_MAX_EVENT_LOOP_DELAY_MS,
-    shutdownTimeoutMs: s.PLANTSTORE_SHUTDOWN_TIMEOUT_MS,
-    maxWebhookEndpoints: s.PLANTSTORE_WEBHOOK_MAX_ENDPOINTS,
-    /** The limits and deadlines the published document states, as it states them. */
-    published: publishedValues(s),
-  };
+/** Two durations that only make sense one longer than the other (or, "not shorter", equal). */
+function mustExceed(
+  [longer, long]: [SettingPath, number],
+  [shorter, short]: [SettingPath, number],
+  rule: "must exceed" | "must not be shorter than",
+): void {
+  if (rule === "must exceed" ? long > short : long >= short) return;
+  throw new ConfigError(`${nameOf(longer)} (${long}) ${rule} ${nameOf(shorter)} (${short})`);
 }
 
 /** The operating settings with nothing set: what an app built without them gets. */
-export const defaultOpsConfig = (): OpsConfig => opsOf(readSettings({}, process.cwd()));
+export const defaultOpsConfig = (): OpsConfig => loadConfig({}).ops;
