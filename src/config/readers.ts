@@ -98,7 +98,7 @@ export const readDatabaseUrl: Read<DatabaseLocation> = (raw, name, cwd) => {
       return { engine: "sqlite", path: sqlitePath(text.slice(text.indexOf(":") + 1), name, cwd) };
     case "postgres":
     case "postgresql":
-      return { engine: "postgres", ...parsePostgresUrl(text) };
+      return { engine: "postgres", ...parsePostgresUrl(text, name) };
     default: {
       const what = scheme === undefined ? `"${text}"` : `the "${scheme}:" scheme`;
       throw new ConfigError(

@@ -6,10 +6,13 @@
 // builds its options on every request (BENCHMARKS.md, "CORS").
 import cors from "@fastify/cors";
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { nameOf } from "../config/settings.ts";
 import { Problem } from "./errors.ts";
 
 // Preflights are cached by browsers this long (Chromium caps it at 2 hours).
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
+/** The variable a refused preflight is told to look at. */
+const SETTING = nameOf("ops.corsOrigins");
 
 /** What the document says cross-origin callers may use and read. */
 export interface CorsSurface {
@@ -31,8 +34,8 @@ export async function addCors(
     if (!isPreflight(request) || allowed(request.headers.origin)) return done();
     const message =
       origins.length === 0
-        ? "cross-origin requests are not enabled on this server (PLANTSTORE_CORS_ORIGINS)"
-        : `the origin ${request.headers.origin} may not call this server (PLANTSTORE_CORS_ORIGINS)`;
+        ? `cross-origin requests are not enabled on this server (${SETTING})`
+        : `the origin ${request.headers.origin} may not call this server (${SETTING})`;
     done(new Problem(403, message));
   });
   if (origins !== "*" && origins.length === 0) return;
