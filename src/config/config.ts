@@ -40,7 +40,8 @@ export function publishedValues(values: SettingValues): Readonly<Record<string, 
   return texts;
 }
 
-type Group = "ops" | "webhooks" | "jwt" | "postgres";
+const GROUPS = ["ops", "webhooks", "jwt", "postgres"] as const;
+type Group = (typeof GROUPS)[number];
 
 /** The values whose `to` is `group.field`, by field. */
 export type Landed<G extends Group> = {
@@ -58,14 +59,15 @@ type Landing = { top: TopLevel } & { [G in Group]: Landed<G> };
 
 /** Every value put where its entry's `to` says. */
 function land(values: SettingValues): Landing {
-  const landing: Record<string, Record<string, unknown>> = {};
+  const landing: Record<string, Record<string, unknown>> = { top: {} };
+  for (const group of GROUPS) landing[group] = {};
   for (const name of SETTING_NAMES) {
     const path: string = SETTINGS[name].to;
     const dot = path.indexOf(".");
-    const group = dot < 0 ? "top" : path.slice(0, dot);
-    const target = landing[group] ?? {};
+    const target = landing[dot < 0 ? "top" : path.slice(0, dot)];
+    // Its type would drop such a value without a word; a test reading the table fails here.
+    if (target === undefined) throw new Error(`${name} lands in no known group: ${path}`);
     target[path.slice(dot + 1)] = values[name];
-    landing[group] = target;
   }
   return landing as unknown as Landing;
 }
