@@ -8,6 +8,7 @@ import { _, Ajv, type ValidateFunction } from "ajv";
 import standalone from "ajv/dist/standalone/index.js";
 import fastJsonStringify from "fast-json-stringify";
 import { type Document, OpenAPIRouter } from "openapi-backend";
+import { publishedValues, readSettings } from "../src/config/config.ts";
 import { publishedDocument } from "../src/docs/published-document.ts";
 import { dereference } from "../src/openapi/backend.ts";
 import { documentDigest } from "../src/openapi/compiled-api.ts";
@@ -16,7 +17,6 @@ import { documentPath, parseYaml } from "../src/openapi/document.ts";
 import { checkDocument } from "../src/openapi/document-check.ts";
 import { responseSchemas } from "../src/openapi/response-schemas.ts";
 import { compileValidators } from "../src/openapi/validators.ts";
-import { publishedValues, readSettings } from "../src/settings.ts";
 
 async function compile(bytes: Buffer): Promise<string> {
   const document = parseYaml(bytes.toString("utf8")) as Document;

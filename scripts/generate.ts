@@ -1,5 +1,5 @@
 // Writes generated/plants.ts from openapi/plants.yaml with openapi-typescript, and docs/operating.md's
-// table of settings from src/settings.ts, scaffolds a handler and a contract test for each
+// table of settings from src/config/settings.ts, scaffolds a handler and a contract test for each
 // operation that has no handler yet, and the store of a resource new to the document
 // (scripts/scaffold.ts), and compiles the YAML for the server
 // (scripts/build-api.mjs). A document with a schema that
@@ -10,10 +10,10 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
 import ts from "typescript";
 import { parse } from "yaml";
+import { settingsMarkdown } from "../src/config/help.ts";
 import { isJsonMediaType } from "../src/http/media-types.ts";
 import { HTTP_METHODS } from "../src/openapi/document.ts";
 import { EVERY_ITEM, int64Locations, type LocationStep } from "../src/openapi/int64-locations.ts";
-import { settingsMarkdown } from "../src/ops/settings-table.ts";
 import { changelogPath, renderApiChangelog } from "../src/spec-diff/api-changelog.ts";
 import { buildApi } from "./build-api.mjs";
 import { scaffold } from "./scaffold.ts";
@@ -275,10 +275,10 @@ function renderServed(document: Document): string {
 }
 
 export const settingsDocPath = fileURLToPath(new URL("../docs/operating.md", import.meta.url));
-const SETTINGS_START = "<!-- settings: written from src/settings.ts by npm run generate -->";
+const SETTINGS_START = "<!-- settings: written from src/config/settings.ts by npm run generate -->";
 const SETTINGS_END = "<!-- end of settings -->";
 
-/** docs/operating.md with its table of settings as src/settings.ts makes it. */
+/** docs/operating.md with its table of settings as src/config/settings.ts makes it. */
 export function renderSettingsDoc(page: string): string {
   const start = page.indexOf(SETTINGS_START);
   const end = page.indexOf(SETTINGS_END);

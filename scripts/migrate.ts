@@ -1,6 +1,6 @@
 // `npm run migrate`: apply pending schema migrations to DATABASE_URL's database and exit,
 // for deployments that migrate in a release step before starting new instances.
-import { ConfigError, loadConfig } from "../src/config.ts";
+import { ConfigError, loadConfig } from "../src/config/config.ts";
 import { databaseLocation, migrateDatabase } from "../src/store/open.ts";
 
 try {

@@ -2,7 +2,7 @@
 // (the limits in its descriptions, `servers` from PLANTSTORE_PUBLIC_URL), written to
 // dist/openapi.json and dist/openapi.yaml: the copy to hand to an API portal.
 import { mkdirSync, writeFileSync } from "node:fs";
-import { ConfigError, loadConfig } from "../src/config.ts";
+import { ConfigError, loadConfig } from "../src/config/config.ts";
 import { DEFAULT_SERVER_URL } from "../src/docs/handlers.ts";
 import { publishedDocument, serverUrl } from "../src/docs/published-document.ts";
 import { apiChangelog } from "../src/spec-diff/api-changelog.ts";

@@ -9,7 +9,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import type { AuthenticatorFactory } from "./auth/authenticator.ts";
 import type { AuthFailure } from "./auth/outcome.ts";
 import { securitySchemes } from "./auth/schemes.ts";
-import { type Config, defaultOpsConfig, type OpsConfig } from "./config.ts";
+import { type Config, defaultOpsConfig, type OpsConfig } from "./config/config.ts";
 import { operationHandlers } from "./handlers/index.ts";
 import { addAnswerHeaders, requestIdFor } from "./http/answer-headers.ts";
 import { addBodyParsers } from "./http/body-parsers.ts";

@@ -5,10 +5,11 @@ import { buildApp } from "./app.ts";
 import { createAuthenticator } from "./auth/authenticator.ts";
 import { hasUsableToken, issueInitialToken } from "./auth/issue-token.ts";
 import { deliversWebhooks, isSupervisedWorker, superviseWorkers } from "./cluster.ts";
-import { type Config, ConfigError, loadConfig } from "./config.ts";
+import { type Config, ConfigError, loadConfig } from "./config/config.ts";
+import { settingsTable, USAGE } from "./config/help.ts";
+import { nameOf } from "./config/settings.ts";
 import { StaleBuildError } from "./openapi/compiled-api.ts";
 import { boundHeapGrowth } from "./ops/heap-growth.ts";
-import { settingsTable, USAGE } from "./ops/settings-table.ts";
 import { workerMetricsText } from "./ops/worker-metrics.ts";
 import { databaseLocation, openStore } from "./store/open.ts";
 import { type Store, StoreUnavailableError } from "./store/store.ts";
@@ -35,7 +36,7 @@ async function firstStart(config: Config, store: Store): Promise<void> {
     if (issued === undefined) {
       if (!(await hasUsableToken(store.tokens))) {
         process.stderr.write(
-          "plantstore: no usable token: every managed token is revoked or expired, and neither PLANTSTORE_TOKENS nor JWTs are set; create one with `npm run plantstore -- tokens create --name NAME`\n",
+          `plantstore: no usable token: every managed token is revoked or expired, and neither ${nameOf("tokens")} nor JWTs are set; create one with \`npm run plantstore -- tokens create --name NAME\`\n`,
         );
       }
       return;
@@ -62,7 +63,7 @@ async function open(config: Config): Promise<Store> {
   } catch (error) {
     if (error instanceof StoreUnavailableError) {
       fail(
-        `cannot reach the database at ${where} within ${seconds(config.startupTimeoutMs)} (DATABASE_STARTUP_TIMEOUT_MS): ${error.message}`,
+        `cannot reach the database at ${where} within ${seconds(config.startupTimeoutMs)} (${nameOf("startupTimeoutMs")}): ${error.message}`,
       );
     }
     fail(`cannot open the database at ${where}: ${(error as Error).message}`);

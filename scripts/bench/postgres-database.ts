@@ -49,7 +49,7 @@ export async function createPostgresDatabase(
 async function prepare(url: string, preload: number): Promise<void> {
   const database = {
     engine: "postgres",
-    ...parsePostgresUrl(url),
+    ...parsePostgresUrl(url, "TEST_DATABASE_URL"),
     poolMax: 2,
     connectTimeoutMs: 5000,
     idleTimeoutMs: 1000,

@@ -3,7 +3,7 @@
 // else is looked for in PLANTSTORE_TOKENS. Then (checkScopes, once the caller's rate limit is
 // counted) the scopes the operation needs, if the token carries any scope claim at all: a
 // token without one has full access.
-import { JWT_SHAPE, type JwtConfig } from "../config.ts";
+import { JWT_SHAPE, type JwtConfig } from "../config/config.ts";
 import type { TokenStore } from "../store/tokens.ts";
 import { parseBearer } from "./bearer.ts";
 import { isManagedToken } from "./managed-token.ts";

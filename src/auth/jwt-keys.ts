@@ -10,7 +10,8 @@ import {
   type JSONWebKeySet,
   type JWTVerifyGetKey,
 } from "jose";
-import type { JwtKeySource } from "../config.ts";
+import type { JwtKeySource } from "../config/config.ts";
+import { nameOf } from "../config/settings.ts";
 import type { AuthLog } from "./managed-tokens.ts";
 
 export type VerificationKey = JWTVerifyGetKey | KeyObject | Uint8Array;
@@ -43,7 +44,7 @@ function readPublicKey(path: string): KeyObject {
     return key;
   } catch (error) {
     throw new Error(
-      `PLANTSTORE_JWT_PUBLIC_KEY_FILE ${path} is not a readable PEM public key: ${(error as Error).message}`,
+      `${nameOf("jwt.publicKeyFile")} ${path} is not a readable PEM public key: ${(error as Error).message}`,
     );
   }
 }
@@ -72,7 +73,7 @@ function watchedJwksFile(path: string, log: AuthLog): JWTVerifyGetKey {
     keys = createLocalJWKSet(readJwks(path));
   } catch (error) {
     throw new Error(
-      `PLANTSTORE_JWT_JWKS_FILE ${path} is not a readable JWKS: ${(error as Error).message}`,
+      `${nameOf("jwt.jwksFile")} ${path} is not a readable JWKS: ${(error as Error).message}`,
     );
   }
   let checkedAt = Date.now();

@@ -2,7 +2,7 @@
 // algorithms only, issuer, audience, exp (required) and nbf with the configured clock skew.
 import { createHash } from "node:crypto";
 import { errors, type JWTPayload, jwtVerify } from "jose";
-import type { JwtConfig } from "../config.ts";
+import type { JwtConfig } from "../config/config.ts";
 import { KeysUnavailableError, loadVerificationKey } from "./jwt-keys.ts";
 import type { AuthLog } from "./managed-tokens.ts";
 import { type AuthOutcome, failure, type TokenIdentity } from "./outcome.ts";

@@ -1,7 +1,7 @@
 // The plantstore command line: `plantstore tokens …` and `webhooks …` against DATABASE_URL's
-// database, read with the same rules as the server (src/config.ts); `conformance` against a
-// deployment's URL. Exit 2 for a usage mistake, 1 for a failure.
-import { type Config, ConfigError, loadConfig } from "../config.ts";
+// database, read with the same rules as the server (src/config/config.ts); `conformance`
+// against a deployment's URL. Exit 2 for a usage mistake, 1 for a failure.
+import { type Config, ConfigError, loadConfig } from "../config/config.ts";
 import { databaseLocation, openStore } from "../store/open.ts";
 import type { Store } from "../store/store.ts";
 import {

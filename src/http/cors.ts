@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 
 // Preflights are cached by browsers this long (Chromium caps it at 2 hours).
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
+/** The variable a refused preflight is told to look at. */
 
 /** What the document says cross-origin callers may use and read. */
 export interface CorsSurface {

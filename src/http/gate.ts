@@ -6,15 +6,16 @@
 // its operation's own first step (routes.ts: the route's shape and authentication).
 import underPressure from "@fastify/under-pressure";
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from "fastify";
+import { nameOf } from "../config/settings.ts";
 import type { ConnectionGuard } from "./connections.ts";
 import { Problem } from "./errors.ts";
 import { targetPath, targetProblem } from "./request-target.ts";
 
 export interface GateOptions {
   connections: ConnectionGuard;
-  /** PLANTSTORE_CORS_ORIGINS: the origins whose preflights are answered. */
+  /** The origins whose preflights are answered (PLANTSTORE_CORS_ORIGINS). */
   corsOrigins: readonly string[] | "*";
-  /** PLANTSTORE_MAX_EVENT_LOOP_DELAY_MS: past this lag requests are refused; 0 for never. */
+  /** Past this lag requests are refused; 0 for never (PLANTSTORE_MAX_EVENT_LOOP_DELAY_MS). */
   maxEventLoopDelayMs: number;
   /** The 404 or 405 for a request no operation's route took. */
   unrouted(request: FastifyRequest): Problem;
@@ -76,10 +77,12 @@ function corsRefusal(origins: readonly string[] | "*", request: FastifyRequest) 
   return new Problem(
     403,
     origins.length === 0
-      ? "cross-origin requests are not enabled on this server (PLANTSTORE_CORS_ORIGINS)"
-      : `the origin ${origin} may not call this server (PLANTSTORE_CORS_ORIGINS)`,
+      ? `cross-origin requests are not enabled on this server (${CORS_SETTING})`
+      : `the origin ${origin} may not call this server (${CORS_SETTING})`,
   );
 }
+
+const CORS_SETTING = nameOf("ops.corsOrigins");
 
 // Liveness and metrics stay answered under overload: an orchestrator must not restart a
 // process for being busy, and an operator needs the numbers most when it is.

@@ -2,6 +2,7 @@
 // apps; process and event-loop metrics are process-wide by nature and collected once.
 import type { FastifyInstance } from "fastify";
 import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { nameOf } from "../config/settings.ts";
 import type { Answer, OperationHandler } from "../openapi/operation-types.ts";
 import { routedOperationId } from "../openapi/routes.ts";
 import { ConstraintViolationError, StoreUnavailableError } from "../store/store.ts";
@@ -64,7 +65,7 @@ export function createMetrics(share?: ShareMetrics): Metrics {
     }),
     connectionsDropped: new Counter({
       name: "plantstore_connections_dropped_total",
-      help: "Connections closed on arrival: PLANTSTORE_MAX_CONNECTIONS were open, or PLANTSTORE_MAX_CONNECTIONS_PER_ADDRESS from its address",
+      help: `Connections closed on arrival: ${nameOf("ops.maxConnections")} were open, or ${nameOf("ops.maxConnectionsPerAddress")} from its address`,
       registers,
     }),
     writes: {

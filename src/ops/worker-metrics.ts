@@ -7,6 +7,7 @@
 // drop as a reset, and the next increase as everything counted since the start).
 import cluster, { type Worker } from "node:cluster";
 import { AggregatorRegistry, Gauge, type Registry } from "prom-client";
+import { nameOf } from "../config/settings.ts";
 import { METRICS_TEXT_MS, madeAtMostEvery } from "./metrics.ts";
 
 type Snapshot = Awaited<ReturnType<Registry["getMetricsAsJSON"]>>;
@@ -73,7 +74,7 @@ export function sumWorkerMetrics(): void {
     const summed = AggregatorRegistry.aggregate([...answers.values(), retired]);
     const gauge = (name: string, help: string, value: number) =>
       new Gauge({ name, help, registers: [summed] }).set(value);
-    gauge("plantstore_workers", "Worker processes running (PLANTSTORE_WORKERS)", running.length);
+    gauge("plantstore_workers", `Worker processes running (${nameOf("workers")})`, running.length);
     gauge(
       "plantstore_workers_scraped",
       "Worker processes whose metrics this answer sums; fewer than plantstore_workers when one did not answer in time",

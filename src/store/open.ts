@@ -4,7 +4,7 @@
 // loads the PostgreSQL driver, nor a PostgreSQL one better-sqlite3 (memory: BENCHMARKS.md,
 // "The compiled server").
 import { setTimeout as sleep } from "node:timers/promises";
-import { type DatabaseConfig, redactUrl } from "../config.ts";
+import { type DatabaseConfig, redactUrl } from "../config/config.ts";
 import { type MigrationResult, type Store, StoreUnavailableError } from "./store.ts";
 
 const sqlite = () => import("./sqlite.ts");

@@ -2,7 +2,7 @@
 // (`postgres://USER@HOST1:PORT1,HOST2:PORT2/DATABASE`, what pg_auto_failover and other
 // failover managers hand out), tried in turn for a writable one. No driver here: the settings
 // check a URL without loading postgres.js.
-import { ConfigError } from "../config-error.ts";
+import { ConfigError } from "../config/error.ts";
 
 export interface PostgresAddress {
   host: string;
@@ -27,35 +27,41 @@ const DEFAULT_PORT = 5432;
 /** Read here, so the driver never sees them (it refuses `any`, and mis-checks `read-write`). */
 const OWN_OPTIONS = ["target_session_attrs", "prepare"];
 
-export function parsePostgresUrl(raw: string): PostgresLocation {
-  const { scheme, userinfo, hostList, rest } = splitUrl(raw);
+/** `name`: the variable that holds the URL, for messages. */
+export function parsePostgresUrl(raw: string, name: string): PostgresLocation {
+  const parts = splitUrl(raw);
+  if (parts === undefined) throw new ConfigError(`${name} is not a valid postgres:// URL`);
+  const { scheme, userinfo, hostList, rest } = parts;
   const entries = hostList.split(",");
   const hosts = entries.map((entry) => {
     // Each host on its own is checked as the URL with only that host would be.
-    const url = parseOne(`${scheme}://${userinfo}${entry}${rest}`, raw);
+    const url = parseOne(`${scheme}://${userinfo}${entry}${rest}`, raw, name);
     const host = url.hostname.replace(/^\[(.*)\]$/, "$1"); // an IPv6 address, unbracketed
     return { host, port: url.port === "" ? DEFAULT_PORT : Number(url.port) };
   });
-  const first = parseOne(`${scheme}://${userinfo}${entries[0] ?? ""}${rest}`, raw);
+  const first = parseOne(`${scheme}://${userinfo}${entries[0] ?? ""}${rest}`, raw, name);
   const options = first.searchParams;
   const targetSessionAttrs = readTargetSessionAttrs(
     options.get("target_session_attrs"),
     hosts.length,
+    name,
   );
-  const prepare = readPrepare(options.get("prepare"));
+  const prepare = readPrepare(options.get("prepare"), name);
   for (const name of OWN_OPTIONS) options.delete(name);
   return { url: raw, driverUrl: first.toString(), hosts, targetSessionAttrs, prepare };
 }
 
-/** The parts of a URL around its host list, split where the WHATWG URL parser would split. */
-function splitUrl(raw: string): {
+interface UrlParts {
   scheme: string;
   userinfo: string;
   hostList: string;
   rest: string;
-} {
+}
+
+/** The parts of a URL around its host list, split where the WHATWG URL parser would split. */
+function splitUrl(raw: string): UrlParts | undefined {
   const separator = raw.indexOf("://");
-  if (separator < 0) throw new ConfigError("DATABASE_URL is not a valid postgres:// URL");
+  if (separator < 0) return undefined;
   const afterScheme = raw.slice(separator + 3);
   // The authority ends at the first / ? or #; a password cannot hold them unencoded.
   const end = afterScheme.search(/[/?#]/);
@@ -69,35 +75,39 @@ function splitUrl(raw: string): {
   };
 }
 
-function parseOne(single: string, raw: string): URL {
+function parseOne(single: string, raw: string, name: string): URL {
   let url: URL;
   try {
     url = new URL(single);
   } catch {
-    throw new ConfigError("DATABASE_URL is not a valid postgres:// URL");
+    throw new ConfigError(`${name} is not a valid postgres:// URL`);
   }
   if (url.hostname === "" || url.pathname.length <= 1) {
     throw new ConfigError(
-      `DATABASE_URL must name a host and a database, e.g. postgres://postgres@127.0.0.1:5432/plants, got ${redactUrl(raw)}`,
+      `${name} must name a host and a database, e.g. postgres://postgres@127.0.0.1:5432/plants, got ${redactUrl(raw)}`,
     );
   }
   return url;
 }
 
-function readTargetSessionAttrs(value: string | null, hosts: number): TargetSessionAttrs {
+function readTargetSessionAttrs(
+  value: string | null,
+  hosts: number,
+  name: string,
+): TargetSessionAttrs {
   // Several hosts are listed to find the writable one; libpq's default (any) would stay on
   // whichever answers first, a standby included.
   if (value === null) return hosts > 1 ? "read-write" : "any";
   if (value === "any" || value === "read-write" || value === "primary") return value;
   throw new ConfigError(
-    `DATABASE_URL's target_session_attrs must be read-write, primary or any (plantstore writes, so never a standby), got "${value}"`,
+    `${name}'s target_session_attrs must be read-write, primary or any (plantstore writes, so never a standby), got "${value}"`,
   );
 }
 
-function readPrepare(value: string | null): boolean | undefined {
+function readPrepare(value: string | null, name: string): boolean | undefined {
   if (value === null) return undefined;
   if (value === "true" || value === "false") return value === "true";
-  throw new ConfigError(`DATABASE_URL's prepare must be true or false, got "${value}"`);
+  throw new ConfigError(`${name}'s prepare must be true or false, got "${value}"`);
 }
 
 /** The URL with any password replaced, for messages and logs; any URL, one host or several. */
@@ -108,10 +118,6 @@ export function redactUrl(raw: string): string {
   return `${scheme}://${userinfo.slice(0, colon)}:***@${hostList}${rest}`;
 }
 
-function splitUrlLoosely(raw: string): ReturnType<typeof splitUrl> {
-  try {
-    return splitUrl(raw);
-  } catch {
-    return { scheme: "", userinfo: "", hostList: "", rest: "" };
-  }
+function splitUrlLoosely(raw: string): UrlParts {
+  return splitUrl(raw) ?? { scheme: "", userinfo: "", hostList: "", rest: "" };
 }

@@ -2,7 +2,7 @@
 // repository per resource (postgres-plants.ts, postgres-tokens.ts, postgres-webhooks.ts):
 // a bounded pool shared by every request, ids as BIGINT <-> BigInt both ways, and a deadline
 // on every call (postgres-deadlines.ts).
-import { type PostgresDatabase, redactUrl } from "../config.ts";
+import { type PostgresDatabase, redactUrl } from "../config/config.ts";
 import { newWebhookSecret } from "../webhooks/signature.ts";
 import { createFaultLatch } from "./fault-latch.ts";
 import { eventsOf } from "./outbox.ts";

@@ -4,6 +4,7 @@
 // event (outbox.ts), so a 200 can never outlive its message; a claim fans events out into one
 // delivery per endpoint, each referencing the event's one copy of the body.
 import { randomBytes } from "node:crypto";
+import { nameOf } from "../config/settings.ts";
 import type { WriteArgs, WriteName, WriteResult } from "./writes.ts";
 
 export interface WebhookEndpoint {
@@ -201,7 +202,7 @@ export class EndpointLimitError extends Error {
   override name = "EndpointLimitError";
   constructor(readonly max: number) {
     super(
-      `the store already holds ${max} webhook endpoints, the most it takes (PLANTSTORE_WEBHOOK_MAX_ENDPOINTS): delete one first`,
+      `the store already holds ${max} webhook endpoints, the most it takes (${nameOf("ops.maxWebhookEndpoints")}): delete one first`,
     );
   }
 }

@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuthFailure } from "../../src/auth/outcome.ts";
-import type { JwtConfig } from "../../src/config.ts";
+import type { JwtConfig } from "../../src/config/config.ts";
 import {
   createTestApp,
   expectError,

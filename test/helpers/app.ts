@@ -3,7 +3,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fas
 import { afterAll, beforeAll, expect } from "vitest";
 import { type AppOptions, buildApp } from "../../src/app.ts";
 import { type AuthenticatorOptions, createAuthenticator } from "../../src/auth/authenticator.ts";
-import { defaultOpsConfig, type OpsConfig } from "../../src/config.ts";
+import { defaultOpsConfig, type OpsConfig } from "../../src/config/config.ts";
 import { assertDocumented } from "./contract.ts";
 import { type StoreEngine, sqliteEngine, type TestStore } from "./stores.ts";
 

@@ -3,7 +3,7 @@
 import { existsSync } from "node:fs";
 import Database from "better-sqlite3";
 import postgres from "postgres";
-import { loadConfig } from "../../src/config.ts";
+import { loadConfig } from "../../src/config/config.ts";
 import { openStore } from "../../src/store/open.ts";
 import type { Store } from "../../src/store/store.ts";
 import { createTestDatabase, TEST_DATABASE_URL } from "./postgres.ts";

@@ -11,7 +11,7 @@ import {
   type JWTPayload,
   SignJWT,
 } from "jose";
-import type { JwtConfig, JwtKeySource } from "../../src/config.ts";
+import type { JwtConfig, JwtKeySource } from "../../src/config/config.ts";
 
 export const ISSUER = "https://idp.plantstore.test/";
 export const AUDIENCE = "plantstore-api";

@@ -2,7 +2,7 @@
 // default and current value, secrets masked, exit 0; --print-config checks values first.
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { SETTINGS } from "../../src/config.ts";
+import { SETTINGS } from "../../src/config/config.ts";
 import { ENTRY_ARGS, REPO_ROOT } from "../helpers/server-process.ts";
 
 function run(

@@ -5,7 +5,7 @@
 // does one that names a server variable (PLANTSTORE_*), which a portal reader cannot act on.
 import MarkdownIt, { type Token } from "markdown-it";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config.ts";
+import { loadConfig } from "../../src/config/config.ts";
 import { publishedDocument } from "../../src/docs/published-document.ts";
 
 const markdown = new MarkdownIt("commonmark");

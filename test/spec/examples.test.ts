@@ -9,7 +9,7 @@
 // (ids, secrets, times) are matched as test/helpers/examples.ts says (`x-generated`).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { loadConfig } from "../../src/config.ts";
+import { loadConfig } from "../../src/config/config.ts";
 import { loadDocument } from "../../src/openapi/document.ts";
 import { AUTH, JSON_TYPE } from "../helpers/app.ts";
 import { assertDocumented } from "../helpers/contract.ts";

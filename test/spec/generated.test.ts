@@ -16,7 +16,7 @@ describe("generated types", () => {
     ).toBe(true);
   });
 
-  it("when src/settings.ts changes, then docs/operating.md's table of settings must be rewritten (npm run generate)", () => {
+  it("when src/config/settings.ts changes, then docs/operating.md's table of settings must be rewritten (npm run generate)", () => {
     const page = readFileSync(settingsDocPath, "utf8");
     expect(
       page === renderSettingsDoc(page),

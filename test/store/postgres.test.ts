@@ -1,7 +1,7 @@
 import { type AddressInfo, createServer } from "node:net";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig, type PostgresDatabase } from "../../src/config.ts";
+import { loadConfig, type PostgresDatabase } from "../../src/config/config.ts";
 import { openPostgresStore } from "../../src/store/postgres.ts";
 import { migratePostgres, POSTGRES_MIGRATIONS } from "../../src/store/postgres-migrations.ts";
 import {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../../src/config.ts";
+import { ConfigError, loadConfig } from "../../src/config/config.ts";
 
 const cwd = "/srv/plantstore";
 const SECRET = "0123456789abcdef0123456789abcdef";

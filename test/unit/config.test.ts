@@ -1,7 +1,13 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig, type OpsConfig, redactUrl, SETTINGS } from "../../src/config.ts";
-import { settingsMarkdown, settingsTable } from "../../src/ops/settings-table.ts";
+import {
+  ConfigError,
+  loadConfig,
+  type OpsConfig,
+  redactUrl,
+  SETTINGS,
+} from "../../src/config/config.ts";
+import { settingsMarkdown, settingsTable } from "../../src/config/help.ts";
 
 const cwd = "/srv/plantstore";
 

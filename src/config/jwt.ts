@@ -2,8 +2,9 @@
 // accepted algorithms (never "none", never HMAC next to public-key algorithms) and the clock
 // skew. Any of them set turns JWTs on.
 import { isAbsolute, resolve } from "node:path";
-import { ConfigError } from "./config-error.ts";
-import { SETTINGS, type SettingValues } from "./settings.ts";
+import type { Landed } from "./config.ts";
+import { ConfigError } from "./error.ts";
+import { nameOf } from "./settings.ts";
 
 /** Where the keys that sign accepted JWTs come from. */
 export type JwtKeySource =
@@ -22,8 +23,6 @@ export interface JwtConfig {
   clockSkewSeconds: number;
 }
 
-type Env = Readonly<Record<string, string | undefined>>;
-
 const HMAC = ["HS256", "HS384", "HS512"];
 const PUBLIC_KEY = [
   ...["RS256", "RS384", "RS512", "PS256", "PS384", "PS512"],
@@ -32,57 +31,54 @@ const PUBLIC_KEY = [
 const DEFAULT_PUBLIC_KEY_ALGORITHMS = ["RS256", "ES256", "PS256", "EdDSA"];
 const MIN_SECRET_BYTES = 32;
 
-const SOURCES = [
-  "PLANTSTORE_JWT_JWKS_FILE",
-  "PLANTSTORE_JWT_JWKS_URL",
-  "PLANTSTORE_JWT_PUBLIC_KEY_FILE",
-  "PLANTSTORE_JWT_HS256_SECRET",
-] as const;
+type Given = Landed<"jwt">;
 
-export function parseJwt(s: SettingValues, env: Env, cwd: string): JwtConfig | undefined {
-  const given = Object.keys(SETTINGS).some(
-    (name) => name.startsWith("PLANTSTORE_JWT_") && env[name] !== undefined,
-  );
-  if (!given) return undefined;
-  const keySource = parseKeySource(s, cwd);
+/** The variable a field of the JWT settings is read from, for messages. */
+const named = (field: keyof Given): string => nameOf(`jwt.${field}`);
+
+const SOURCES = ["jwksFile", "jwksUrl", "publicKeyFile", "hs256Secret"] as const;
+
+/** The JWT settings checked together; called when any of them is given. */
+export function parseJwt(given: Given, cwd: string): JwtConfig {
+  const keySource = parseKeySource(given, cwd);
   return {
-    issuer: required(s.PLANTSTORE_JWT_ISSUER, "PLANTSTORE_JWT_ISSUER"),
-    audience: required(s.PLANTSTORE_JWT_AUDIENCE, "PLANTSTORE_JWT_AUDIENCE"),
+    issuer: required(given, "issuer"),
+    audience: required(given, "audience"),
     keySource,
-    algorithms: parseAlgorithms(s.PLANTSTORE_JWT_ALGORITHMS, keySource),
-    clockSkewSeconds: s.PLANTSTORE_JWT_CLOCK_SKEW_S,
+    algorithms: parseAlgorithms(given.algorithms, keySource),
+    clockSkewSeconds: given.clockSkewSeconds,
   };
 }
 
-function required(raw: string | undefined, name: string): string {
-  const value = raw?.trim() ?? "";
+function required(given: Given, field: "issuer" | "audience"): string {
+  const value = given[field]?.trim() ?? "";
   if (value === "") {
-    throw new ConfigError(`${name} must be set when PLANTSTORE_JWT_* settings are given`);
+    throw new ConfigError(`${named(field)} must be set when PLANTSTORE_JWT_* settings are given`);
   }
   return value;
 }
 
-function parseKeySource(s: SettingValues, cwd: string): JwtKeySource {
-  const set = SOURCES.filter((name) => (s[name]?.trim() ?? "") !== "");
-  const [name] = set;
-  if (name === undefined || set.length > 1) {
+function parseKeySource(given: Given, cwd: string): JwtKeySource {
+  const set = SOURCES.filter((field) => (given[field]?.trim() ?? "") !== "");
+  const [field] = set;
+  if (field === undefined || set.length > 1) {
     throw new ConfigError(
-      `exactly one of ${SOURCES.join(", ")} must be set for JWT authentication, got ${set.length === 0 ? "none" : set.join(" and ")}`,
+      `exactly one of ${SOURCES.map(named).join(", ")} must be set for JWT authentication, got ${set.length === 0 ? "none" : set.map(named).join(" and ")}`,
     );
   }
-  const raw = s[name] ?? "";
+  const raw = given[field] ?? "";
   const path = (value: string) => (isAbsolute(value) ? value : resolve(cwd, value));
-  switch (name) {
-    case "PLANTSTORE_JWT_JWKS_FILE":
+  switch (field) {
+    case "jwksFile":
       return { kind: "jwks-file", path: path(raw.trim()) };
-    case "PLANTSTORE_JWT_PUBLIC_KEY_FILE":
+    case "publicKeyFile":
       return { kind: "public-key-file", path: path(raw.trim()) };
-    case "PLANTSTORE_JWT_JWKS_URL":
+    case "jwksUrl":
       return { kind: "jwks-url", url: parseJwksUrl(raw.trim()) };
-    case "PLANTSTORE_JWT_HS256_SECRET":
+    case "hs256Secret":
       if (Buffer.byteLength(raw, "utf8") < MIN_SECRET_BYTES) {
         throw new ConfigError(
-          `PLANTSTORE_JWT_HS256_SECRET must be at least ${MIN_SECRET_BYTES} bytes long`,
+          `${named("hs256Secret")} must be at least ${MIN_SECRET_BYTES} bytes long`,
         );
       }
       return { kind: "hs256-secret", secret: raw };
@@ -94,13 +90,13 @@ function parseJwksUrl(raw: string): string {
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError(`PLANTSTORE_JWT_JWKS_URL is not a valid URL, got "${raw}"`);
+    throw new ConfigError(`${named("jwksUrl")} is not a valid URL, got "${raw}"`);
   }
   // Keys fetched in the clear could be swapped on the way; plain http only on this machine.
   const loopback = ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
   if (url.protocol !== "https:" && !(url.protocol === "http:" && loopback)) {
     throw new ConfigError(
-      `PLANTSTORE_JWT_JWKS_URL must be an https:// URL (http:// only for localhost), got "${raw}"`,
+      `${named("jwksUrl")} must be an https:// URL (http:// only for localhost), got "${raw}"`,
     );
   }
   return url.toString();
@@ -114,25 +110,25 @@ function parseAlgorithms(raw: string | undefined, source: JwtKeySource): readonl
   const algorithms = raw.split(/[\s,]+/).filter((alg) => alg !== "");
   for (const alg of algorithms) {
     if (alg.toLowerCase() === "none") {
-      throw new ConfigError('PLANTSTORE_JWT_ALGORITHMS must not include "none" (unsigned tokens)');
+      throw new ConfigError(`${named("algorithms")} must not include "none" (unsigned tokens)`);
     }
     if (!HMAC.includes(alg) && !PUBLIC_KEY.includes(alg)) {
       throw new ConfigError(
-        `PLANTSTORE_JWT_ALGORITHMS: unknown algorithm "${alg}"; use ${[...HMAC, ...PUBLIC_KEY].join(", ")}`,
+        `${named("algorithms")}: unknown algorithm "${alg}"; use ${[...HMAC, ...PUBLIC_KEY].join(", ")}`,
       );
     }
   }
   const hmac = algorithms.filter((alg) => HMAC.includes(alg));
   if (hmac.length > 0 && hmac.length < algorithms.length) {
     throw new ConfigError(
-      "PLANTSTORE_JWT_ALGORITHMS must not mix HMAC (HS*) with public-key algorithms",
+      `${named("algorithms")} must not mix HMAC (HS*) with public-key algorithms`,
     );
   }
   if (hmacSource !== hmac.length > 0) {
     throw new ConfigError(
       hmacSource
-        ? "PLANTSTORE_JWT_ALGORITHMS must be HS256, HS384 or HS512 with PLANTSTORE_JWT_HS256_SECRET"
-        : "PLANTSTORE_JWT_ALGORITHMS must be public-key algorithms (RS*, PS*, ES*, EdDSA) with a JWKS or a public key",
+        ? `${named("algorithms")} must be HS256, HS384 or HS512 with ${named("hs256Secret")}`
+        : `${named("algorithms")} must be public-key algorithms (RS*, PS*, ES*, EdDSA) with a JWKS or a public key`,
     );
   }
   return algorithms;
