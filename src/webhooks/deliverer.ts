@@ -11,7 +11,7 @@ import type { WebhookStore } from "../store/webhooks.ts";
 import { startClaimLoop } from "./claim-loop.ts";
 import { createDelivererMetrics } from "./deliverer-metrics.ts";
 import { Dispatch } from "./dispatch.ts";
-import { createSlots } from "./slots.ts";
+import { Slots } from "./slots.ts";
 import { startUpkeep } from "./upkeep.ts";
 
 export interface DelivererSettings {
@@ -49,7 +49,7 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
   const { store, settings, log } = options;
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   const metrics = createDelivererMetrics(options.registry);
-  const slots = createSlots(settings.concurrency, settings.endpointConcurrency);
+  const slots = new Slots(settings.concurrency, settings.endpointConcurrency);
   const warn = (fields: object, message: string) => log.warn(fields, message);
   const dispatch = new Dispatch({
     store,
