@@ -8,11 +8,19 @@
 // in browsers too); verifyWebhook, for receivers on Node, is `plantstore/client/webhooks`.
 import type { components, operations } from "../../generated/plants.ts";
 import { operationTable } from "../../generated/plants.ts";
-import { AnswerTooLargeError, PlantStoreError } from "./errors.ts";
+import { PlantStoreError } from "./errors.ts";
 import { fromJson, type Location, matches, toJson } from "./exact-json.ts";
 import { nextLink } from "./link.ts";
+import {
+  type RetryOptions,
+  type Sent,
+  sendWithRetries,
+  type Transport,
+  type WireRequest,
+} from "./transport.ts";
 
 export { AnswerTooLargeError, type ErrorBody, PlantStoreError } from "./errors.ts";
+export type { RetryOptions } from "./transport.ts";
 
 export type Plant = components["schemas"]["Plant"];
 export type NewPlant = components["schemas"]["NewPlant"];
@@ -62,15 +70,6 @@ export type OperationMethods = {
   [Op in OperationId]: (...input: InputArgs<Op>) => Promise<Success<Op>>;
 };
 
-export interface RetryOptions {
-  /** Attempts in all, the first included (4). */
-  attempts?: number;
-  /** The longest wait between attempts, whatever Retry-After says (10 s). */
-  maxDelayMs?: number;
-  /** No retry starts once this long has passed since the first attempt (30 s). */
-  budgetMs?: number;
-}
-
 export interface ClientOptions {
   /** Where the API is, e.g. https://plants.example.com (the `servers` URL). */
   baseUrl: string;
@@ -104,136 +103,22 @@ export interface PlantStoreClient extends OperationMethods {
 const DEFAULT_RETRY: Required<RetryOptions> = { attempts: 4, maxDelayMs: 10_000, budgetMs: 30_000 };
 const DEFAULT_MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
-/** A redirect, refused as the error it is for this API. */
-function redirected(response: Response): PlantStoreError {
-  const location = response.headers.get("location");
-  const to = location === null ? "" : ` to ${location}`;
-  return new PlantStoreError(
-    response.status,
-    {
-      error: response.status,
-      message: `the server answered ${response.status}, a redirect${to}; this API never redirects, so it was not followed`,
-    },
-    response.headers,
-  );
-}
-
-/** The answer's text, read only while it stays within `limit` bytes. */
-async function readBounded(response: Response, limit: number): Promise<string> {
-  const reader = response.body?.getReader();
-  if (reader === undefined) return "";
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    length += value.length;
-    if (length > limit) {
-      await reader.cancel();
-      throw new AnswerTooLargeError(limit);
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.length;
-  }
-  return new TextDecoder().decode(bytes);
-}
-
 export function createClient(options: ClientOptions): PlantStoreClient {
   let base = options.baseUrl;
   while (base.endsWith("/")) base = base.slice(0, -1);
-  const retry = { ...DEFAULT_RETRY, ...options.retry };
-  const timeoutMs = options.timeoutMs ?? 30_000;
-  const maxAnswerBytes = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
-  const doFetch = options.fetch ?? fetch;
-
-  const send = async (
-    operationId: OperationId,
-    url: string,
-    body: string | undefined,
-    parameterHeaders: Record<string, string>,
-  ): Promise<{ response: Response; text: string; mayHaveActed: boolean }> => {
-    const entry: Entry = operationTable[operationId];
-    const { method } = entry;
-    const bodyType = "bodyType" in entry ? entry.bodyType : "application/json";
-    const started = Date.now();
-    // Whether an earlier attempt may have reached the server and acted, its answer lost (a
-    // connection dropped or timed out after sending); a 503 or a refused connection did not.
-    let mayHaveActed = false;
-    for (let attempt = 1; ; attempt++) {
-      let wait: number;
-      // What to give up with when out of budget: the last 503, or the last network error.
-      let answered: { response: Response; text: string } | undefined;
-      let failure: unknown;
-      try {
-        const response = await doFetch(url, {
-          method,
-          headers: {
-            accept: "application/json",
-            ...parameterHeaders,
-            ...(options.token === undefined ? {} : { authorization: `Bearer ${options.token}` }),
-            ...(body === undefined ? {} : { "content-type": bodyType }),
-          },
-          ...(body === undefined ? {} : { body }),
-          // The API never redirects: a redirected create could land elsewhere or become a GET.
-          redirect: "manual",
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-        if (response.status >= 300 && response.status < 400) {
-          await response.body?.cancel();
-          throw redirected(response);
-        }
-        const text = await readBounded(response, maxAnswerBytes);
-        if (response.status !== 503 || attempt >= retry.attempts) {
-          return { response, text, mayHaveActed };
-        }
-        answered = { response, text };
-        wait = retryAfterMs(response.headers.get("retry-after"), attempt);
-      } catch (error) {
-        // A redirect or an oversized answer would come again: only failures in transit are retried.
-        const final = error instanceof PlantStoreError || error instanceof AnswerTooLargeError;
-        if (final || attempt >= retry.attempts) throw error;
-        if (!refusedConnection(error)) mayHaveActed = true;
-        wait = backoffMs(attempt);
-        failure = error;
-      }
-      wait = Math.min(wait, retry.maxDelayMs);
-      // No attempt starts past the budget: what failed last is the answer.
-      if (Date.now() - started + wait > retry.budgetMs) {
-        if (answered !== undefined) return { ...answered, mayHaveActed };
-        throw failure;
-      }
-      await new Promise((resolve) => setTimeout(resolve, wait));
-    }
+  const transport: Transport = {
+    fetch: options.fetch ?? fetch,
+    token: options.token,
+    retry: { ...DEFAULT_RETRY, ...options.retry },
+    timeoutMs: options.timeoutMs ?? 30_000,
+    maxAnswerBytes: options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES,
   };
 
   /** Any operation: its answer's body when it is a 2xx, and the answer itself. */
   const exchange = async (operationId: OperationId, input: RawInput, target?: string) => {
     const entry: Entry = operationTable[operationId];
-    const url = target ?? urlFor(base, entry, input);
-    const body = input.body === undefined ? undefined : toJson(checkedBody(entry, input.body));
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(input.header ?? {})) {
-      if (value !== undefined) headers[name] = String(value);
-    }
-    const { response, text, mayHaveActed } = await send(operationId, url, body, headers);
-    const int64 = (entry.int64InAnswers as Record<string, readonly Location[]>)[
-      String(response.status)
-    ];
-    const isJson = (response.headers.get("content-type") ?? "").startsWith("application/json");
-    const parsed = text === "" ? undefined : isJson ? fromJson(text, int64 ?? []) : text;
-    // A 404 to a retried DELETE: our own earlier attempt deleted it before its answer was lost.
-    const goneByUs = entry.method === "DELETE" && mayHaveActed && response.status === 404;
-    if (response.ok || goneByUs) return { answer: response.ok ? parsed : undefined, response };
-    throw new PlantStoreError(
-      response.status,
-      isJson ? (parsed as PlantStoreError["body"]) : { error: response.status, message: text },
-      response.headers,
-    );
+    const request = wireRequest(entry, input, target ?? urlFor(base, entry, input));
+    return answerOf(entry, await sendWithRetries(transport, request));
   };
 
   const call = async <Op extends OperationId>(
@@ -278,6 +163,33 @@ interface RawInput {
 }
 
 type Entry = (typeof operationTable)[OperationId];
+
+function wireRequest(entry: Entry, input: RawInput, url: string): WireRequest {
+  const body = input.body === undefined ? undefined : toJson(checkedBody(entry, input.body));
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(input.header ?? {})) {
+    if (value !== undefined) headers[name] = String(value);
+  }
+  const bodyType = "bodyType" in entry ? entry.bodyType : "application/json";
+  return { method: entry.method, url, body, bodyType, headers };
+}
+
+/** A 2xx answer's body, parsed with its int64s exact, and the answer; otherwise the error. */
+function answerOf(entry: Entry, { response, text, mayHaveActed }: Sent) {
+  const int64 = (entry.int64InAnswers as Record<string, readonly Location[]>)[
+    String(response.status)
+  ];
+  const isJson = (response.headers.get("content-type") ?? "").startsWith("application/json");
+  const parsed = text === "" ? undefined : isJson ? fromJson(text, int64 ?? []) : text;
+  // A 404 to a retried DELETE: our own earlier attempt deleted it before its answer was lost.
+  const goneByUs = entry.method === "DELETE" && mayHaveActed && response.status === 404;
+  if (response.ok || goneByUs) return { answer: response.ok ? parsed : undefined, response };
+  throw new PlantStoreError(
+    response.status,
+    isJson ? (parsed as PlantStoreError["body"]) : { error: response.status, message: text },
+    response.headers,
+  );
+}
 
 function urlFor(base: string, entry: Entry, input: RawInput): string {
   const int64 = entry.int64Parameters as readonly string[];
@@ -334,20 +246,3 @@ function followable(base: string, link: string): string {
   }
   return url.href;
 }
-
-/** Retry-After in seconds or as an HTTP date; a backoff when it is absent or unreadable. */
-function retryAfterMs(header: string | null, attempt: number): number {
-  if (header === null) return backoffMs(attempt);
-  const seconds = Number(header);
-  if (header.trim() !== "" && Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? backoffMs(attempt) : Math.max(0, date - Date.now());
-}
-
-/** A connection the server refused outright: nothing was sent, so nothing was done. */
-function refusedConnection(error: unknown): boolean {
-  const cause = (error as { cause?: { code?: unknown } }).cause;
-  return cause?.code === "ECONNREFUSED";
-}
-
-const backoffMs = (attempt: number): number => 200 * 2 ** (attempt - 1);

@@ -75,12 +75,36 @@ export function guardConnections(
   onDropped: () => void,
 ): ConnectionGuard {
   const open = new Set<GuardedSocket>();
-  const perAddress = new Map<string, number>();
+  server.on("connection", admitter(open, limits.maxPerAddress, onDropped));
+  // Before Fastify's own listener, so that a request's hooks find it among its connection's.
+  server.prependListener("request", oweAnswer);
+  const sweep = setInterval(
+    () => sweepConnections(open, limits, Date.now()),
+    Math.min(1000, limits.sendTimeoutMs / 4, limits.closeTimeoutMs / 4),
+  );
+  sweep.unref();
+  return {
+    afterPendingAnswers,
+    inOrder,
+    closeAfter: (reply) => closeAfter(reply, limits.closeTimeoutMs),
+    close: () => clearInterval(sweep),
+  };
+}
 
-  server.on("connection", (socket: GuardedSocket) => {
+/**
+ * The server's "connection" listener: it tracks each connection in `open`, and destroys one
+ * whose address already holds `maxPerAddress` (0: no cap).
+ */
+function admitter(
+  open: Set<GuardedSocket>,
+  maxPerAddress: number,
+  onDropped: () => void,
+): (socket: GuardedSocket) => void {
+  const perAddress = new Map<string, number>();
+  return (socket) => {
     const address = addressKey(socket.remoteAddress);
     const held = perAddress.get(address) ?? 0;
-    if (limits.maxPerAddress > 0 && held >= limits.maxPerAddress) {
+    if (maxPerAddress > 0 && held >= maxPerAddress) {
       onDropped();
       socket.destroy();
       return;
@@ -100,74 +124,67 @@ export function guardConnections(
       if (left === 0) perAddress.delete(address);
       else perAddress.set(address, left);
     });
-  });
+  };
+}
 
-  // Before Fastify's own listener, so that a request's hooks find it among its connection's.
-  server.prependListener("request", (request: IncomingMessage, response: ServerResponse) => {
-    const tracked = (request.socket as GuardedSocket)[TRACKED];
-    if (tracked === undefined) return;
-    tracked.pending.push(response);
-    // "close" comes once the answer is done (or the connection gone), after Node has handed
-    // the socket to the next pipelined answer. It comes once per answer, so one shared
-    // listener, added with `on`, needs neither a closure nor once's wrapper per request.
-    response.on("close", answered);
-  });
+/** The server's "request" listener: the answer is owed on its connection until it is done. */
+function oweAnswer(request: IncomingMessage, response: ServerResponse): void {
+  const tracked = (request.socket as GuardedSocket)[TRACKED];
+  if (tracked === undefined) return;
+  tracked.pending.push(response);
+  // "close" comes once the answer is done (or the connection gone), after Node has handed
+  // the socket to the next pipelined answer. It comes once per answer, so one shared
+  // listener, added with `on`, needs neither a closure nor once's wrapper per request.
+  response.on("close", answered);
+}
 
-  const sweep = setInterval(
-    () => sweepConnections(open, limits, Date.now()),
-    Math.min(1000, limits.sendTimeoutMs / 4, limits.closeTimeoutMs / 4),
-  );
-  sweep.unref();
-
-  return {
-    afterPendingAnswers(socket, write) {
-      const tracked = (socket as GuardedSocket)[TRACKED];
-      // Only requests received in full are owed an answer: one cut short by the very error
-      // being answered (a body that timed out, say) never will be.
-      const owed = (tracked?.pending ?? []).filter((response) => response.req.complete);
-      let left = owed.length;
+const afterPendingAnswers: ConnectionGuard["afterPendingAnswers"] = (socket, write) => {
+  const tracked = (socket as GuardedSocket)[TRACKED];
+  // Only requests received in full are owed an answer: one cut short by the very error
+  // being answered (a body that timed out, say) never will be.
+  const owed = (tracked?.pending ?? []).filter((response) => response.req.complete);
+  let left = owed.length;
+  if (left === 0) write();
+  for (const response of owed) {
+    response.once("close", () => {
+      left--;
       if (left === 0) write();
-      for (const response of owed) {
-        response.once("close", () => {
-          left--;
-          if (left === 0) write();
-        });
-      }
-    },
-    inOrder(request, reply, done) {
-      const pending = (request.raw.socket as GuardedSocket)[TRACKED]?.pending;
-      const at = pending?.indexOf(reply.raw) ?? -1;
-      if (pending === undefined || at <= 0) return done();
-      const before = pending[at - 1] as ServerResponse;
-      let safe = SAFE_METHODS.has(request.method);
-      for (let i = 0; i < at && safe; i++) safe = SAFE_METHODS.has(pending[i]?.req.method ?? "");
-      if (safe) return done();
-      // Answers are written in order, so the one just before finishing means all before it have.
-      before.once("close", () => done());
-    },
-    closeAfter(reply) {
-      reply.header("connection", "close");
-      const socket = reply.raw.req.socket as GuardedSocket;
-      // Node calls this once the answer is written, to close a connection that does not stay
-      // open. In its place: our side is closed, and what the client still sends is read (and
-      // dropped by the HTTP parser) until LINGER_BYTES more have come, the client closes, or
-      // the close timeout passes; then the connection is reset.
-      socket.destroySoon = function lingeringClose(this: GuardedSocket) {
-        this.end();
-        const from = this.bytesRead;
-        const check = setInterval(() => {
-          if (this.bytesRead - from > LINGER_BYTES) this.resetAndDestroy();
-        }, LINGER_CHECK_MS);
-        const timer = setTimeout(() => this.destroy(), limits.closeTimeoutMs);
-        check.unref();
-        timer.unref();
-        this.once("close", () => {
-          clearInterval(check);
-          clearTimeout(timer);
-        });
-      };
-    },
-    close: () => clearInterval(sweep),
+    });
+  }
+};
+
+const inOrder: ConnectionGuard["inOrder"] = (request, reply, done) => {
+  const pending = (request.raw.socket as GuardedSocket)[TRACKED]?.pending;
+  const at = pending?.indexOf(reply.raw) ?? -1;
+  if (pending === undefined || at <= 0) return done();
+  const before = pending[at - 1] as ServerResponse;
+  let safe = SAFE_METHODS.has(request.method);
+  for (let i = 0; i < at && safe; i++) safe = SAFE_METHODS.has(pending[i]?.req.method ?? "");
+  if (safe) return done();
+  // Answers are written in order, so the one just before finishing means all before it have.
+  before.once("close", () => done());
+};
+
+function closeAfter(reply: FastifyReply, closeTimeoutMs: number): void {
+  reply.header("connection", "close");
+  const socket = reply.raw.req.socket as GuardedSocket;
+  // Node calls this once the answer is written, to close a connection that does not stay
+  // open. In its place: our side is closed, and what the client still sends is read (and
+  // dropped by the HTTP parser) until LINGER_BYTES more have come, the client closes, or
+  // the close timeout passes; then the connection is reset.
+  socket.destroySoon = function lingeringClose(this: GuardedSocket) {
+    this.end();
+    const from = this.bytesRead;
+    const check = setInterval(() => {
+      if (this.bytesRead - from > LINGER_BYTES) this.resetAndDestroy();
+    }, LINGER_CHECK_MS);
+    const timer = setTimeout(() => this.destroy(), closeTimeoutMs);
+    check.unref();
+    timer.unref();
+    this.once("close", () => {
+      clearInterval(check);
+      clearTimeout(timer);
+    });
   };
 }
 
