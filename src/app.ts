@@ -5,7 +5,9 @@
 // overload, draining, the head's own checks, routing, its connection's order, its route's
 // first step), then its operation's route (src/openapi/routes.ts); every failure on the way
 // leaves through src/http/errors.ts.
-import Fastify, { type FastifyInstance } from "fastify";
+import type { Server } from "node:http";
+import type { Duplex } from "node:stream";
+import Fastify, { type FastifyHttpOptions, type FastifyInstance } from "fastify";
 import type { AuthenticatorFactory } from "./auth/authenticator.ts";
 import type { AuthFailure } from "./auth/outcome.ts";
 import { securitySchemes } from "./auth/schemes.ts";
@@ -20,11 +22,16 @@ import { addGate } from "./http/gate.ts";
 import { createLogger, type LogStream, OneLinePerRequest } from "./http/logging.ts";
 import { createRateLimits } from "./http/rate-limit.ts";
 import { writeRawResponse } from "./http/raw-response.ts";
-import { createApi } from "./openapi/backend.ts";
+import { type Api, createApi } from "./openapi/backend.ts";
 import { documentMethods, documentResponseHeaders } from "./openapi/document.ts";
 import { addOperationRoutes } from "./openapi/routes.ts";
 import { routingRefusal } from "./openapi/routing.ts";
-import { addRequestMetrics, createMetrics, type ShareMetrics } from "./ops/metrics.ts";
+import {
+  addRequestMetrics,
+  createMetrics,
+  type Metrics,
+  type ShareMetrics,
+} from "./ops/metrics.ts";
 import type { Store } from "./store/store.ts";
 import { type Deliverer, type DelivererSettings, startDeliverer } from "./webhooks/deliverer.ts";
 
@@ -59,80 +66,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { store, ops = defaultOpsConfig() } = options;
   // Set once the server exists; the parser's refusals wait on it (see connections.ts).
   let connections: ConnectionGuard | undefined;
-  const app = Fastify({
-    loggerInstance: createLogger(options.logLevel, options.logStream),
-    logController: new OneLinePerRequest(),
-    bodyLimit: BODY_LIMIT_BYTES,
-    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
-    genReqId: requestIdFor,
-    // Fastify's own 503-while-closing body is not the contract's Error shape; see gate.ts.
-    return503OnClosing: false,
-    trustProxy: trustProxyOption(ops.trustProxy),
-    keepAliveTimeout: ops.keepAliveTimeoutMs,
-    http: {
-      // Node would answer a missing Host with a bare 400; the gate (gate.ts) answers it instead.
-      requireHostHeader: false,
-      // Slow or stalled requests are answered 408 (by clientErrorHandler), checked this often.
-      headersTimeout: ops.headersTimeoutMs,
-      connectionsCheckingInterval: Math.min(2_000, ops.headersTimeoutMs / 2),
-    },
-    requestTimeout: ops.requestTimeoutMs,
-    clientErrorHandler(this: FastifyInstance, error: Error & { code?: string }, socket) {
-      if (error.code === "ECONNRESET" || socket.destroyed) return;
-      const answer = parserErrorAnswer(error.code);
-      this.log.info(
-        { status: answer.status, code: error.code },
-        "request refused by the HTTP parser",
-      );
-      const write = () => writeRawResponse(socket, answer);
-      if (connections === undefined) write();
-      else connections.afterPendingAnswers(socket, write);
-    },
-    frameworkErrors: (error, request, reply) =>
-      sendError(
-        new Problem(400, `the request target is not valid: ${error.message}`),
-        request,
-        reply,
-        BODY_LIMIT_BYTES,
-      ),
-  });
+  const app = Fastify(
+    fastifyOptions(options, ops, (socket, write) =>
+      connections === undefined ? write() : connections.afterPendingAnswers(socket, write),
+    ),
+  );
   app.setErrorHandler((error, request, reply) =>
     sendError(error, request, reply, BODY_LIMIT_BYTES),
   );
-
   const authenticator = await options.authenticator(app.log);
   app.addHook("onClose", () => authenticator.close());
   const metrics = createMetrics(options.shareMetrics);
   app.addHook("onClose", store.observeWrites(metrics.writes));
-  const settings = options.deliverWebhooks;
-  if (settings !== undefined) {
-    // Started once the app is ready, stopped (claims given back) before the store closes.
-    let deliverer: Deliverer | undefined;
-    app.addHook("onReady", async () => {
-      deliverer = startDeliverer({
-        store: store.webhooks,
-        settings,
-        log: app.log,
-        registry: metrics.registry,
-      });
-    });
-    app.addHook("onClose", async () => deliverer?.stop());
-  }
-  app.server.maxConnections = ops.maxConnections;
-  // Every header line is collected, so that none can hide a repeated Authorization or
-  // Content-Type past Node's default of 2000 (the gate refuses over 200 of them).
-  app.server.maxHeadersCount = 0;
-  const guard = guardConnections(
-    app.server,
-    {
-      sendTimeoutMs: ops.sendTimeoutMs,
-      closeTimeoutMs: ops.closeTimeoutMs,
-      maxPerAddress: ops.maxConnectionsPerAddress,
-    },
-    () => metrics.connectionsDropped.inc(),
-  );
+  deliverWebhooks(app, store, metrics, options.deliverWebhooks);
+  const guard = guardServer(app, ops, metrics);
   connections = guard;
-  app.addHook("onClose", () => guard.close());
   const api = await createApi();
 
   // ---- every request, in this order ----
@@ -173,7 +121,95 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setNotFoundHandler((request) => {
     throw routingRefusal(api, request.method, request.url);
   });
+  answerOutsideRoutes(app, api);
+  return app;
+}
 
+/** Fastify's options: limits, deadlines, and the answers of Node's parser and Fastify's router. */
+function fastifyOptions(
+  options: AppOptions,
+  ops: OpsConfig,
+  afterPendingAnswers: (socket: Duplex, write: () => void) => void,
+): FastifyHttpOptions<Server> {
+  return {
+    loggerInstance: createLogger(options.logLevel, options.logStream),
+    logController: new OneLinePerRequest(),
+    bodyLimit: BODY_LIMIT_BYTES,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    genReqId: requestIdFor,
+    // Fastify's own 503-while-closing body is not the contract's Error shape; see gate.ts.
+    return503OnClosing: false,
+    trustProxy: trustProxyOption(ops.trustProxy),
+    keepAliveTimeout: ops.keepAliveTimeoutMs,
+    http: {
+      // Node would answer a missing Host with a bare 400; the gate (gate.ts) answers it instead.
+      requireHostHeader: false,
+      // Slow or stalled requests are answered 408 (by clientErrorHandler), checked this often.
+      headersTimeout: ops.headersTimeoutMs,
+      connectionsCheckingInterval: Math.min(2_000, ops.headersTimeoutMs / 2),
+    },
+    requestTimeout: ops.requestTimeoutMs,
+    clientErrorHandler(this: FastifyInstance, error: Error & { code?: string }, socket) {
+      if (error.code === "ECONNRESET" || socket.destroyed) return;
+      const answer = parserErrorAnswer(error.code);
+      this.log.info(
+        { status: answer.status, code: error.code },
+        "request refused by the HTTP parser",
+      );
+      afterPendingAnswers(socket, () => writeRawResponse(socket, answer));
+    },
+    frameworkErrors: (error, request, reply) =>
+      sendError(
+        new Problem(400, `the request target is not valid: ${error.message}`),
+        request,
+        reply,
+        BODY_LIMIT_BYTES,
+      ),
+  };
+}
+
+/** The deliverer, when this process sends webhooks: started once the app is ready. */
+function deliverWebhooks(
+  app: FastifyInstance,
+  store: Store,
+  metrics: Metrics,
+  settings: DelivererSettings | undefined,
+): void {
+  if (settings === undefined) return;
+  let deliverer: Deliverer | undefined;
+  app.addHook("onReady", async () => {
+    deliverer = startDeliverer({
+      store: store.webhooks,
+      settings,
+      log: app.log,
+      registry: metrics.registry,
+    });
+  });
+  // Stopped (claims given back) before the store closes.
+  app.addHook("onClose", async () => deliverer?.stop());
+}
+
+/** The server's connection limits and the guard of every connection's phases. */
+function guardServer(app: FastifyInstance, ops: OpsConfig, metrics: Metrics): ConnectionGuard {
+  app.server.maxConnections = ops.maxConnections;
+  // Every header line is collected, so that none can hide a repeated Authorization or
+  // Content-Type past Node's default of 2000 (the gate refuses over 200 of them).
+  app.server.maxHeadersCount = 0;
+  const guard = guardConnections(
+    app.server,
+    {
+      sendTimeoutMs: ops.sendTimeoutMs,
+      closeTimeoutMs: ops.closeTimeoutMs,
+      maxPerAddress: ops.maxConnectionsPerAddress,
+    },
+    () => metrics.connectionsDropped.inc(),
+  );
+  app.addHook("onClose", () => guard.close());
+  return guard;
+}
+
+/** What Node's server would answer itself, answered as the contract says. */
+function answerOutsideRoutes(app: FastifyInstance, api: Api): void {
   // CONNECT never reaches Fastify's routes; answered as any request no operation takes.
   app.server.on("connect", (request, socket) => {
     const answer = problemAnswer(routingRefusal(api, "CONNECT", request.url ?? "/"));
@@ -189,7 +225,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.server.on("checkExpectation", (request, response) =>
     app.server.emit("request", request, response),
   );
-  return app;
 }
 
 /** Fastify's trustProxy; a hop count as the function Fastify itself would make of it. */
