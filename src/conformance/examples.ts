@@ -14,10 +14,8 @@
 // Values the server makes (ids, secrets, times) are marked `x-generated: true` in the schemas:
 // an answer's generated value matches the example's when it is valid for its schema, and the
 // example's value then stands for it: later requests that use it (a path parameter) send the
-// real one, and later answers must show the real one there (Bindings).
-import { Ajv, type ValidateFunction } from "ajv";
+// real one, and later answers must show the real one there (Bindings, in bindings.ts).
 import { isJsonMediaType } from "../http/media-types.ts";
-import { DATE_TIME_FORMAT, URI_FORMAT } from "../openapi/validators.ts";
 import { asDocument, type DocumentedOperation, operationsOf } from "./operations.ts";
 
 /** A request that brings about the state an example needs; sent with the test token. */
@@ -108,243 +106,154 @@ export function declaredNames(operation: DocumentedOperation): string[] {
 export function documentExamples(document: object) {
   const responses = (asDocument(document).components?.responses ?? {}) as Record<string, Response>;
   const operations = operationsOf(asDocument(document));
-  const resolveResponse = (response: Response): Response =>
+  const resolveResponse: Resolve = (response) =>
     response.$ref === undefined
       ? response
       : (responses[response.$ref.replace("#/components/responses/", "")] ?? {});
-
-  /** Every named example of the operation's answers: [name, answer, its x-request]. */
-  function namedAnswers({ operation }: DocumentedOperation): [string, ExampleAnswer, Example][] {
-    return Object.entries(operation.responses).flatMap(([status, raw]) => {
-      const response = resolveResponse(raw as Response);
-      return Object.entries(response.content ?? {}).flatMap(([media, type]) =>
-        Object.entries(type.examples ?? {}).map(
-          ([name, example]): [string, ExampleAnswer, Example] => [
-            name,
-            {
-              status: Number(status),
-              media,
-              body: example.value,
-              ...(type.schema === undefined ? {} : { schema: type.schema }),
-            },
-            example,
-          ],
-        ),
-      );
-    });
-  }
-
-  /** The answers of `operation` that carry the example `name` (one, if the name is its). */
-  function answersNamed(operation: DocumentedOperation, name: string): ExampleAnswer[] {
-    const bodiless = Object.entries(operation.operation.responses).flatMap(([status, raw]) =>
-      resolveResponse(raw as Response)["x-example-requests"]?.includes(name)
-        ? [{ status: Number(status) }]
-        : [],
-    );
-    return [
-      ...bodiless,
-      ...namedAnswers(operation)
-        .filter(([named]) => named === name)
-        .map(([, answer]) => answer),
-    ];
-  }
-
-  /** The requests the operation's examples make, in the order written: its parameters' and
-   * body's named examples it answers, then its answers' `x-request`s. */
-  function requestExamples(operation: DocumentedOperation): RequestExample[] {
-    const fromInputs = declaredNames(operation).flatMap((name) => {
-      const [answer, ...more] = answersNamed(operation, name);
-      if (answer === undefined) return [];
-      const setup = namedAnswers(operation).find(([named]) => named === name)?.[2]["x-setup"] ?? [];
-      if (more.length > 0) {
-        throw new Error(`${operation.operationId} answers example ${name} more than once`);
-      }
-      const value = (place: string, parameterName: string) =>
-        operation.parameters.find((p) => p.in === place && p.name === parameterName)?.examples?.[
-          name
-        ]?.value;
-      const path = operation.template.replace(/\{([^{}/]+)\}/g, (_whole, parameter: string) => {
-        const given = value("path", parameter);
-        if (given === undefined) {
-          throw new Error(`${operation.operationId} example ${name}: path parameter ${parameter}`);
-        }
-        return encodeURIComponent(String(given));
-      });
-      const query = new URLSearchParams();
-      const headers: Record<string, string> = {};
-      for (const parameter of operation.parameters) {
-        const given = parameter.examples?.[name]?.value;
-        if (given === undefined) continue;
-        if (parameter.in === "query") query.set(parameter.name ?? "", String(given));
-        if (parameter.in === "header") headers[parameter.name ?? ""] = String(given);
-      }
-      const body = bodyOf(operation).examples[name]?.value;
-      return [
-        {
-          operation,
-          name,
-          answer,
-          target: query.size === 0 ? path : `${path}?${query}`,
-          headers,
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-          credentials: true,
-          outsideTheDocument: false,
-          setup,
-        },
-      ];
-    });
-    const fromAnswers = namedAnswers(operation).flatMap(([name, answer, example]) => {
-      const request = example["x-request"];
-      if (request === undefined) return [];
-      return [
-        {
-          operation,
-          name,
-          answer,
-          target: request.target ?? operation.path,
-          headers: request.headers ?? {},
-          ...(request.body === undefined ? {} : { body: request.body }),
-          credentials: request.credentials ?? true,
-          outsideTheDocument: true,
-          setup: example["x-setup"] ?? [],
-        },
-      ];
-    });
-    return [...fromInputs, ...fromAnswers];
-  }
-
-  /** Every request example of the document, operation by operation in document order. */
-  const everyRequestExample = (): RequestExample[] => operations.flatMap(requestExamples);
-
-  /** Every named response example: "operationId status name". */
-  const everyNamedAnswer = (): {
-    operationId: string;
-    name: string;
-    answer: ExampleAnswer;
-  }[] =>
-    operations.flatMap((operation) =>
-      namedAnswers(operation).map(([name, answer]) => ({
-        operationId: operation.operationId,
-        name,
-        answer,
-      })),
-    );
-
+  const requestExamples = (operation: DocumentedOperation): RequestExample[] => [
+    ...declaredNames(operation).flatMap((name) => inputExample(resolveResponse, operation, name)),
+    ...answerExamples(resolveResponse, operation),
+  ];
   return {
     resolveResponse,
-    answersNamed,
+    /** The answers of `operation` that carry the example `name` (one, if the name is its). */
+    answersNamed: (operation: DocumentedOperation, name: string) =>
+      answersNamed(resolveResponse, operation, name),
+    /** The requests the operation's examples make, in the order written: its parameters' and
+     * body's named examples it answers, then its answers' `x-request`s. */
     requestExamples,
-    everyRequestExample,
-    everyNamedAnswer,
+    /** Every request example of the document, operation by operation in document order. */
+    everyRequestExample: (): RequestExample[] => operations.flatMap(requestExamples),
+    /** Every named response example: "operationId status name". */
+    everyNamedAnswer: (): { operationId: string; name: string; answer: ExampleAnswer }[] =>
+      operations.flatMap((operation) =>
+        namedAnswers(resolveResponse, operation).map(([name, answer]) => ({
+          operationId: operation.operationId,
+          name,
+          answer,
+        })),
+      ),
   };
 }
 
-// ---- generated values ----
+/** A response as written, its `$ref` followed. */
+type Resolve = (response: Response) => Response;
 
-interface SchemaTools {
-  validFor(schema: Schema, value: unknown): boolean;
-  flat(schema: Schema): Schema;
-}
-
-// One set of compiled validators per document: a test makes Bindings for every run.
-const toolsByDocument = new WeakMap<object, SchemaTools>();
-
-function schemaTools(document: object): SchemaTools {
-  const known = toolsByDocument.get(document);
-  if (known !== undefined) return known;
-  const { components } = document as { components: Record<string, unknown> };
-  const schemas = (components["schemas"] ?? {}) as Record<string, Schema>;
-  const ajv = new Ajv({ strict: false })
-    .addFormat("date-time", DATE_TIME_FORMAT)
-    .addFormat("uri", URI_FORMAT)
-    .addSchema({ components }, "doc");
-  const validators = new Map<Schema, ValidateFunction>();
-  const validFor = (schema: Schema, value: unknown): boolean => {
-    let validate = validators.get(schema);
-    if (validate === undefined) {
-      const text = JSON.stringify(schema).replaceAll('"#/components/', '"doc#/components/');
-      validate = ajv.compile(JSON.parse(text) as object);
-      validators.set(schema, validate);
-    }
-    return validate(value) === true;
-  };
-  /** The schema with $refs followed and allOf's properties joined. */
-  const flat = (schema: Schema): Schema => {
-    const resolved =
-      schema.$ref === undefined
-        ? schema
-        : (schemas[schema.$ref.replace("#/components/schemas/", "")] ?? {});
-    if (resolved.allOf === undefined) return resolved;
-    const parts = resolved.allOf.map(flat);
-    return {
-      ...resolved,
-      properties: Object.assign({}, resolved.properties, ...parts.map((part) => part.properties)),
-    };
-  };
-  const tools = { validFor, flat };
-  toolsByDocument.set(document, tools);
-  return tools;
-}
-
-/**
- * What the server generated for the values a document's examples write (`x-generated`), learnt
- * from the answers in the order they came. The same example value stands for the same generated
- * value wherever it is written.
- */
-export class Bindings {
-  private readonly values = new Map<string, string>();
-  private readonly tools: SchemaTools;
-
-  constructor(document: object) {
-    this.tools = schemaTools(document);
-  }
-
-  /** `text` (a target or a body) with every example value learnt replaced by the real one. */
-  apply(text: string): string {
-    let applied = text;
-    for (const [written, real] of this.values) {
-      applied = applied
-        .replaceAll(written, real)
-        .replaceAll(encodeURIComponent(written), encodeURIComponent(real));
-    }
-    return applied;
-  }
-
-  /**
-   * The example's body as the server should have answered it: each generated value is the one
-   * `actual` has where that is valid for its schema (and learnt), or the one learnt before for
-   * the same example value. Compare `actual` with the result.
-   */
-  expected(answer: ExampleAnswer, actual: unknown): unknown {
-    return answer.schema === undefined
-      ? answer.body
-      : this.fill(answer.body, actual, answer.schema);
-  }
-
-  private fill(example: unknown, actual: unknown, raw: Schema): unknown {
-    const schema = this.tools.flat(raw);
-    if (Array.isArray(example)) {
-      const items = Array.isArray(actual) ? actual : [];
-      return example.map((item, index) => this.fill(item, items[index], schema.items ?? {}));
-    }
-    if (typeof example !== "object" || example === null) return example;
-    const given = (typeof actual === "object" && actual !== null ? actual : {}) as Record<
-      string,
-      unknown
-    >;
-    return Object.fromEntries(
-      Object.entries(example).map(([name, value]) => {
-        const property = this.tools.flat(schema.properties?.[name] ?? {});
-        if (property["x-generated"] !== true || typeof value !== "string") {
-          return [name, this.fill(value, given[name], property)];
-        }
-        const learnt = this.values.get(value);
-        if (learnt !== undefined) return [name, learnt];
-        const real = given[name];
-        if (typeof real !== "string" || !this.tools.validFor(property, real)) return [name, value];
-        this.values.set(value, real);
-        return [name, real];
-      }),
+/** Every named example of the operation's answers: [name, answer, its x-request]. */
+function namedAnswers(
+  resolve: Resolve,
+  { operation }: DocumentedOperation,
+): [string, ExampleAnswer, Example][] {
+  return Object.entries(operation.responses).flatMap(([status, raw]) => {
+    const response = resolve(raw as Response);
+    return Object.entries(response.content ?? {}).flatMap(([media, type]) =>
+      Object.entries(type.examples ?? {}).map(
+        ([name, example]): [string, ExampleAnswer, Example] => [
+          name,
+          {
+            status: Number(status),
+            media,
+            body: example.value,
+            ...(type.schema === undefined ? {} : { schema: type.schema }),
+          },
+          example,
+        ],
+      ),
     );
+  });
+}
+
+function answersNamed(
+  resolve: Resolve,
+  operation: DocumentedOperation,
+  name: string,
+): ExampleAnswer[] {
+  const bodiless = Object.entries(operation.operation.responses).flatMap(([status, raw]) =>
+    resolve(raw as Response)["x-example-requests"]?.includes(name)
+      ? [{ status: Number(status) }]
+      : [],
+  );
+  return [
+    ...bodiless,
+    ...namedAnswers(resolve, operation)
+      .filter(([named]) => named === name)
+      .map(([, answer]) => answer),
+  ];
+}
+
+/** The request its parameters' and body's examples named `name` make, if an answer has it. */
+function inputExample(
+  resolve: Resolve,
+  operation: DocumentedOperation,
+  name: string,
+): RequestExample[] {
+  const [answer, ...more] = answersNamed(resolve, operation, name);
+  if (answer === undefined) return [];
+  const setup =
+    namedAnswers(resolve, operation).find(([named]) => named === name)?.[2]["x-setup"] ?? [];
+  if (more.length > 0) {
+    throw new Error(`${operation.operationId} answers example ${name} more than once`);
   }
+  const { target, headers } = exampleTarget(operation, name);
+  const body = bodyOf(operation).examples[name]?.value;
+  return [
+    {
+      operation,
+      name,
+      answer,
+      target,
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      credentials: true,
+      outsideTheDocument: false,
+      setup,
+    },
+  ];
+}
+
+/** The path, query and headers the parameters' examples named `name` make. */
+function exampleTarget(
+  operation: DocumentedOperation,
+  name: string,
+): { target: string; headers: Record<string, string> } {
+  const value = (place: string, parameterName: string) =>
+    operation.parameters.find((p) => p.in === place && p.name === parameterName)?.examples?.[name]
+      ?.value;
+  const path = operation.template.replace(/\{([^{}/]+)\}/g, (_whole, parameter: string) => {
+    const given = value("path", parameter);
+    if (given === undefined) {
+      throw new Error(`${operation.operationId} example ${name}: path parameter ${parameter}`);
+    }
+    return encodeURIComponent(String(given));
+  });
+  const query = new URLSearchParams();
+  const headers: Record<string, string> = {};
+  for (const parameter of operation.parameters) {
+    const given = parameter.examples?.[name]?.value;
+    if (given === undefined) continue;
+    if (parameter.in === "query") query.set(parameter.name ?? "", String(given));
+    if (parameter.in === "header") headers[parameter.name ?? ""] = String(given);
+  }
+  return { target: query.size === 0 ? path : `${path}?${query}`, headers };
+}
+
+/** The requests its answers' examples describe in `x-request`. */
+function answerExamples(resolve: Resolve, operation: DocumentedOperation): RequestExample[] {
+  return namedAnswers(resolve, operation).flatMap(([name, answer, example]) => {
+    const request = example["x-request"];
+    if (request === undefined) return [];
+    return [
+      {
+        operation,
+        name,
+        answer,
+        target: request.target ?? operation.path,
+        headers: request.headers ?? {},
+        ...(request.body === undefined ? {} : { body: request.body }),
+        credentials: request.credentials ?? true,
+        outsideTheDocument: true,
+        setup: example["x-setup"] ?? [],
+      },
+    ];
+  });
 }

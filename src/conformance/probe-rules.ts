@@ -2,7 +2,7 @@
 // an invalid request is a 400; a valid one never a 5xx nor a 400, and REFERENCE_STATUS only for
 // a member the document marks `x-references` (made at random, it names no stored row).
 import { isReferenceMessage, REFERENCE_STATUS, type Reference } from "../openapi/references.ts";
-import type { FuzzRequest } from "./schema-values.ts";
+import type { FuzzRequest } from "./fuzz-request.ts";
 
 /** Why the answer to `request` is wrong, or undefined when the document allows it. */
 export function unexpectedAnswer(

@@ -1,14 +1,14 @@
-// Schema-driven probes of each operation (schema-values.ts): every part valid, or one made
+// Schema-driven probes of each operation (fuzz-request.ts): every part valid, or one made
 // invalid, each answer held to probe-rules.ts. A valid write is sent only where the run can keep
 // what it writes in --id-range: a collection's create (its body's `id` pinned) or a write to
 // one of its items (the path's id pinned); what it may have made is deleted afterwards.
 import fc from "fast-check";
 import { requestReferences } from "../openapi/references.ts";
+import { type FuzzRequest, schemaArbitraries } from "./fuzz-request.ts";
 import { type Collection, idOf, withId } from "./int64.ts";
 import type { DocumentedOperation } from "./operations.ts";
 import type { ConformanceOptions } from "./options.ts";
 import { unexpectedAnswer } from "./probe-rules.ts";
-import { type FuzzRequest, schemaArbitraries } from "./schema-values.ts";
 import { type Answer, isWrite, type Request } from "./sender.ts";
 
 // Probe bodies stay small: the run checks the contract, not the body limit.

@@ -1,7 +1,8 @@
 // A run's steps: the document's request examples, exact int64 ids past 2^53, credentials and
 // scopes, then the schema-driven probes (probes.ts). Each sends through the run's check.
 import { isDeepStrictEqual } from "node:util";
-import { Bindings, bodyOf, documentExamples, type RequestExample } from "./examples.ts";
+import { Bindings } from "./bindings.ts";
+import { bodyOf, documentExamples, type RequestExample } from "./examples.ts";
 import { type Collection, collectionsOf, idOf, idsInList, withId } from "./int64.ts";
 import { asDocument, scopesOf, securityOf } from "./operations.ts";
 import { runProbes } from "./probes.ts";

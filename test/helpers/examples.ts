@@ -4,7 +4,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
-import { Bindings as DocumentBindings, documentExamples } from "../../src/conformance/examples.ts";
+import { Bindings as DocumentBindings } from "../../src/conformance/bindings.ts";
+import { documentExamples } from "../../src/conformance/examples.ts";
 import { loadDocument } from "../../src/openapi/document.ts";
 import { REPO_ROOT } from "./server-process.ts";
 

@@ -1,6 +1,6 @@
 // Requests made from the schemas of openapi/plants.yaml, by the conformance engine
-// (src/conformance/schema-values.ts).
-import { type FuzzRequest, schemaArbitraries } from "../../src/conformance/schema-values.ts";
+// (src/conformance/fuzz-request.ts).
+import { type FuzzRequest, schemaArbitraries } from "../../src/conformance/fuzz-request.ts";
 import { loadDocument } from "../../src/openapi/document.ts";
 
 export { unexpectedAnswer } from "../../src/conformance/probe-rules.ts";
