@@ -84,7 +84,7 @@ describe.each(storeEngines)("conformance of a healthy server ($name)", (engine) 
 });
 
 describe("conformance within its bounds", () => {
-  const { database, url } = useServerOn(sqliteEngine);
+  const { url } = useServerOn(sqliteEngine);
 
   it("when --max-requests is small, then the run sends that many and says where it stopped", async () => {
     const run = await runConformance(options(url(), { maxRequests: 7 }));
