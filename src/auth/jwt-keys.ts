@@ -6,7 +6,9 @@ import { readFileSync, statSync } from "node:fs";
 import {
   createLocalJWKSet,
   createRemoteJWKSet,
+  customFetch,
   errors,
+  type FetchImplementation,
   type JSONWebKeySet,
   type JWTVerifyGetKey,
 } from "jose";
@@ -22,7 +24,20 @@ export class KeysUnavailableError extends Error {
 }
 
 const FILE_CHECK_INTERVAL_MS = 1000;
-const REMOTE = { timeoutDuration: 5000, cooldownDuration: 30_000, cacheMaxAge: 600_000 };
+// undici's own fetch, given explicitly: the webhook sender loads undici, whose Agent then
+// becomes the dispatcher of Node's global fetch too (see src/webhooks/node-fetch-first.ts).
+// Loaded when a key is first fetched, as the sender loads it only when it sends.
+const undiciFetch: FetchImplementation = async (url, options) => {
+  const { fetch } = await import("undici");
+  const headers = Object.fromEntries(options.headers.entries());
+  return (await fetch(url, { ...options, headers })) as unknown as Response;
+};
+const REMOTE = {
+  timeoutDuration: 5000,
+  cooldownDuration: 30_000,
+  cacheMaxAge: 600_000,
+  [customFetch]: undiciFetch,
+};
 
 export function loadVerificationKey(source: JwtKeySource, log: AuthLog): VerificationKey {
   switch (source.kind) {
