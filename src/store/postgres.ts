@@ -4,8 +4,6 @@
 // on every call (postgres-deadlines.ts).
 import { type PostgresDatabase, redactUrl } from "../config/config.ts";
 import { newWebhookSecret } from "../webhooks/signature.ts";
-import { createFaultLatch } from "./fault-latch.ts";
-import { eventsOf } from "./outbox.ts";
 import {
   boundStartup,
   connectPostgres,
@@ -13,35 +11,18 @@ import {
   type PostgresClient,
 } from "./postgres-connect.ts";
 import { boundedCalls, CLIENT_GRACE_MS, within } from "./postgres-deadlines.ts";
-import { asStoreError, isRetryableTransaction, isViolation } from "./postgres-errors.ts";
+import { asStoreError } from "./postgres-errors.ts";
+import { postgresGroupCommit } from "./postgres-group-commit.ts";
 import { migratePostgres } from "./postgres-migrations.ts";
 import { postgresPlantStore, type ReadNumbers } from "./postgres-plants.ts";
 import { createPostgresTokenStore } from "./postgres-tokens.ts";
 import { postgresWebhookReads } from "./postgres-webhooks.ts";
-import {
-  type PostgresTransaction,
-  postgresWrites,
-  recordPostgresEvents,
-} from "./postgres-writes.ts";
 import type { MigrationResult, Store } from "./store.ts";
 import { webhookStore } from "./webhooks.ts";
-import {
-  createWritePath,
-  VIOLATED,
-  type Violated,
-  type Write,
-  type WriteArgs,
-  type WriteName,
-  type WritePath,
-} from "./writes.ts";
 
 export type { PostgresClient } from "./postgres-connect.ts";
 export { boundStartup, connectPostgres, isThroughPooler } from "./postgres-connect.ts";
 
-const TRANSACTION_ATTEMPTS = 3;
-// Rows in one INSERT: enough to share a flush among every waiting request, small enough
-// that the statement stays quick.
-const MAX_BATCH = 512;
 // A readiness probe waits at most this long: probes themselves time out after about a second.
 const PING_TIMEOUT_MS = 1000;
 // What synchronous_commit may be for a 200 to mean the commit is on disk (and on a
@@ -97,9 +78,8 @@ async function openOnce(db: PostgresDatabase): Promise<Opening> {
   }
 }
 
-/** Connects, migrates, and returns the store; a database that is away throws StoreUnavailableError. */
-export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
-  const { schema, settings, pooled } = await openOnce(db);
+/** The pool every request shares, made for what is on the other end. */
+async function openPool(db: PostgresDatabase, pooled: boolean): Promise<PostgresClient> {
   const sql = connectPostgres(db, { pooled });
   try {
     // postgres.js looks the array types up on every connection it opens, and a connection
@@ -109,10 +89,17 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
     const budgetMs = db.queryTimeoutMs + CLIENT_GRACE_MS;
     await within(sql`SELECT 1`, Date.now() + budgetMs, budgetMs);
     sql.options.fetch_types = false;
+    return sql;
   } catch (error) {
     await sql.end({ timeout: 1 });
     throw asStoreError(error);
   }
+}
+
+/** Connects, migrates, and returns the store; a database that is away throws StoreUnavailableError. */
+export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
+  const { schema, settings, pooled } = await openOnce(db);
+  const sql = await openPool(db, pooled);
   const calls = boundedCalls(sql, {
     queryTimeoutMs: db.queryTimeoutMs,
     raiseSynchronousCommit: !DURABLE_COMMITS.has(settings.sync),
@@ -129,53 +116,7 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
     }
   };
 
-  // Group commit: concurrent writes share one transaction (one WAL flush), a run of creates
-  // one INSERT. One connection is left for probes and token reads. Fewer batches in flight
-  // would make them larger and a create cheaper in CPU, but clients of a remote database would
-  // wait for a free slot (BENCHMARKS.md, "PostgreSQL batches in flight");
-  // DATABASE_POOL_MAX sets it.
-  const faults = createFaultLatch();
-  const writes = createWritePath({
-    // Watched per batch, not per write: every write of a batch shares its commit's outcome.
-    execute: (batch) => faults.watch(() => writeBatch(batch)),
-    maxInFlight: Math.max(1, db.poolMax - 1),
-    maxBatch: MAX_BATCH,
-  });
-
-  // When each write's caller gives up, keyed by the arguments it handed to the write path
-  // (the object a batch carries): a batch's statements may run until its last caller's
-  // deadline, less the client's grace, and a batch whose callers have all given up is not
-  // begun. The batch holds its place among those in flight until its transaction is over,
-  // so that transactions stuck in the database (a commit waiting for a synchronous standby
-  // that is gone) never take more connections than that.
-  const givesUpAt = new WeakMap<object, number>();
-  const write: WritePath["run"] = async <N extends WriteName>(name: N, args: WriteArgs<N>) => {
-    const deadline = calls.deadlineFromNow();
-    givesUpAt.set(args, deadline);
-    return await within(writes.run(name, args), deadline, db.queryTimeoutMs + CLIENT_GRACE_MS);
-  };
-
-  /** The batch in one transaction, tried again when the engine aborts it as contended. */
-  const writeBatch = async (batch: readonly Write[]): Promise<unknown[]> => {
-    const latest = Math.max(...batch.map((w) => givesUpAt.get(w.args) ?? calls.deadlineFromNow()));
-    for (let tries = 1; ; tries++) {
-      try {
-        return await calls.transaction((tx) => applyBatch(tx, batch), latest - CLIENT_GRACE_MS);
-      } catch (error) {
-        // A write broke a rule of the schema: again, each write in a savepoint (writes.ts).
-        if (isViolation(error)) {
-          return await calls
-            .transaction((tx) => applyOneByOne(tx, batch), latest - CLIENT_GRACE_MS)
-            .catch((again: unknown) => {
-              throw asStoreError(again);
-            });
-        }
-        // Distributed engines abort contended transactions; a batch is one transaction.
-        if (isRetryableTransaction(error) && tries < TRANSACTION_ATTEMPTS) continue;
-        throw asStoreError(error);
-      }
-    }
-  };
+  const { write, writes, faults } = postgresGroupCommit(calls, db);
 
   return {
     plants: postgresPlantStore(readNumbers, write),
@@ -212,42 +153,4 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
       await sql.end({ timeout: 5 });
     },
   };
-}
-
-/** The batch's writes in order, each alone in a savepoint; one that breaks a rule is refused. */
-async function applyOneByOne(tx: PostgresTransaction, batch: readonly Write[]): Promise<unknown[]> {
-  const results: unknown[] = [];
-  for (const write of batch) {
-    try {
-      results.push(await tx.savepoint((point) => applyBatch(point, [write]).then(([r]) => r)));
-    } catch (error) {
-      if (!isViolation(error)) throw error;
-      const { message, detail } = error as { message: string; detail?: string };
-      const said = detail === undefined ? message : `${message} (${detail})`;
-      results.push({ outcome: VIOLATED, message: said } satisfies Violated);
-    }
-  }
-  return results;
-}
-
-/** The batch's writes in order, each run of one write's name applied together. */
-async function applyBatch(tx: PostgresTransaction, batch: readonly Write[]): Promise<unknown[]> {
-  const results: unknown[] = [];
-  for (let from = 0; from < batch.length; ) {
-    const name = (batch[from] as Write).name;
-    let to = from + 1;
-    while (to < batch.length && (batch[to] as Write).name === name) to++;
-    const run = batch.slice(from, to).map((write) => write.args);
-    const apply = postgresWrites[name] as (
-      t: PostgresTransaction,
-      r: unknown[],
-    ) => Promise<unknown[]>;
-    results.push(...(await apply(tx, run)));
-    from = to;
-  }
-  await recordPostgresEvents(
-    tx,
-    batch.flatMap((write, at) => eventsOf(write, results[at])),
-  );
-  return results;
 }
