@@ -11,6 +11,8 @@ import { TOKEN } from "./service.ts";
 
 const ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 const WARM = 200;
+// `-- --functions`: the functions that ran, by file.
+const SHOW_FUNCTIONS = process.argv.includes("--functions");
 const PORT = 38_471;
 const base = `http://127.0.0.1:${PORT}`;
 const headers = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
@@ -80,7 +82,10 @@ async function until(ready: () => Promise<boolean>): Promise<void> {
 }
 
 interface Coverage {
-  result: { url: string; functions: { ranges: { startOffset: number; count: number }[] }[] }[];
+  result: {
+    url: string;
+    functions: { functionName: string; ranges: { startOffset: number; count: number }[] }[];
+  }[];
 }
 
 function readCounts(dir: string): Counts {
@@ -94,7 +99,7 @@ function readCounts(dir: string): Counts {
       for (const fn of script.functions) {
         const range = fn.ranges[0];
         if (range === undefined) continue;
-        const key = `${file}#${range.startOffset}`;
+        const key = `${file}#${range.startOffset} ${fn.functionName || "(anonymous)"}`;
         counts.set(key, (counts.get(key) ?? 0) + range.count);
       }
     }
@@ -105,10 +110,16 @@ function readCounts(dir: string): Counts {
 for (const probe of PROBES) {
   const without = await run(probe, false);
   const withOne = await run(probe, true);
-  const files = new Set<string>();
+  const files = new Map<string, Set<string>>();
   for (const [key, count] of withOne) {
-    if (count > (without.get(key) ?? 0)) files.add(key.slice(0, key.indexOf("#")));
+    if (count <= (without.get(key) ?? 0)) continue;
+    const file = key.slice(0, key.indexOf("#"));
+    const ran = files.get(file) ?? new Set<string>();
+    ran.add(key.slice(key.indexOf(" ") + 1));
+    files.set(file, ran);
   }
   console.log(`${probe.name}: ${files.size} files`);
-  for (const file of [...files].sort()) console.log(`  ${file}`);
+  for (const [file, ran] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
+    console.log(`  ${file}${SHOW_FUNCTIONS ? `: ${[...ran].join(", ")}` : ""}`);
+  }
 }
