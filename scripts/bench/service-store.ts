@@ -49,10 +49,13 @@ export async function startServiceOnStore(spec: ServiceSpec): Promise<ServiceOnS
     const path = join(spec.work, `${spec.name}.db`);
     // A fresh file each time, with no WAL left by a server that had to be killed.
     for (const file of [path, `${path}-wal`, `${path}-shm`]) rmSync(file, { force: true });
-    // Creates the file and its schema even with no plants, for `prepare`.
-    preloadSqlite(path, spec.plants);
     const store: StoreLocation = { engine: "sqlite", path };
-    await spec.prepare?.(store);
+    // Creates the file and its schema even with no plants, for `prepare`. With neither, the
+    // service makes its own: another checkout's may know fewer migrations than this one.
+    if (spec.plants > 0 || spec.prepare !== undefined) {
+      preloadSqlite(path, spec.plants);
+      await spec.prepare?.(store);
+    }
     return { server: await start(`sqlite:${path}`), store };
   }
   const database = await createPostgresDatabase(
