@@ -8,18 +8,23 @@
 import type { Server } from "node:http";
 import type { Duplex } from "node:stream";
 import Fastify, { type FastifyHttpOptions, type FastifyInstance } from "fastify";
-import type { AuthenticatorFactory } from "./auth/authenticator.ts";
+import { type AuthenticatorFactory, securitySchemes } from "./auth/authenticator.ts";
 import type { AuthFailure } from "./auth/outcome.ts";
-import { securitySchemes } from "./auth/schemes.ts";
+
 import { type Config, defaultOpsConfig, type OpsConfig } from "./config/config.ts";
 import { operationHandlers } from "./handlers/index.ts";
-import { addAnswerHeaders, requestIdFor } from "./http/answer-headers.ts";
+import {
+  addAnswerHeaders,
+  createLogger,
+  type LogStream,
+  OneLinePerRequest,
+  requestIdFor,
+} from "./http/answer.ts";
 import { addBodyParsers } from "./http/body-parsers.ts";
 import { type ConnectionGuard, guardConnections } from "./http/connections.ts";
 import { addCors } from "./http/cors.ts";
 import { Problem, parserErrorAnswer, problemAnswer, sendError } from "./http/errors.ts";
 import { addGate } from "./http/gate.ts";
-import { createLogger, type LogStream, OneLinePerRequest } from "./http/logging.ts";
 import { createRateLimits } from "./http/rate-limit.ts";
 import { writeRawResponse } from "./http/raw-response.ts";
 import { type Api, createApi } from "./openapi/backend.ts";

@@ -33,8 +33,6 @@ export function generateToken(): string {
   return body + checksum(body);
 }
 
-export const isManagedToken = (token: string): boolean => token.startsWith(TOKEN_PREFIX);
-
 /** Shape and checksum only: true says the token was not mistyped, not that it is valid. */
 export function hasValidChecksum(token: string): boolean {
   if (!SHAPE.test(token)) return false;

@@ -21,7 +21,7 @@ export interface GateOptions {
   unrouted(request: FastifyRequest): Problem;
 }
 
-/** What the gate knows of shutting down, for the answers (answer-headers.ts). */
+/** What the gate knows of shutting down, for the answers (answer.ts). */
 export interface Draining {
   /** Whether app.close() is draining: every answer closes its connection then. */
   closing(): boolean;
@@ -58,7 +58,7 @@ export async function addGate(app: FastifyInstance, options: GateOptions): Promi
 }
 
 // Fastify's own 503-while-closing body is not the contract's Error shape (return503OnClosing
-// is off), so a late request gets this, and its connection closes (answer-headers.ts).
+// is off), so a late request gets this, and its connection closes (answer.ts).
 const SHUTTING_DOWN = new Problem(503, "the server is shutting down; retry shortly", {
   "retry-after": "1",
 });

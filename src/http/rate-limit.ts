@@ -6,10 +6,10 @@
 // minting new JWTs for one subject does not multiply the limit. The contract's own format of
 // the IETF RateLimit fields is why this is not @fastify/rate-limit, whose headers differ.
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { LruMap } from "toad-cache";
 import type { AuthOutcome } from "../auth/outcome.ts";
 import { addressKey } from "./connections.ts";
 import { Problem } from "./errors.ts";
-import { createWindowCounter } from "./window-counter.ts";
 
 const WINDOW_MS = 60_000;
 
@@ -85,4 +85,51 @@ export function createRateLimits(limits: Limits): RateLimits {
 
 function tooMany(reason: string, seconds: number): Problem {
   return new Problem(429, `${reason}; retry in ${seconds} s`, { "retry-after": String(seconds) });
+}
+
+// Counts per key in fixed windows (a minute, for the rate limits), in memory, for at most
+// `capacity` keys: toad-cache's LRU map forgets the key counted least recently first, so no
+// client can grow it without bound, and a window's entry expires with the window.
+export interface WindowCount {
+  /** Counted in the current window, this call's step included. */
+  count: number;
+  /** Whole seconds until the window ends, at least 1. */
+  resetInSeconds: number;
+}
+
+export interface WindowCounter {
+  /** Counts one more for `key`. */
+  add(key: string): WindowCount;
+  /** The count for `key`, counting nothing. */
+  peek(key: string): WindowCount;
+}
+
+interface Window {
+  count: number;
+  endsAt: number;
+}
+
+export function createWindowCounter(windowMs: number, capacity: number): WindowCounter {
+  const windows = new LruMap<Window>(capacity, windowMs);
+  // Each call gets its own snapshot: requests checked at the same moment each see the count as
+  // it was after their own step.
+  const snapshot = (window: Window | undefined, now: number): WindowCount => ({
+    count: window?.count ?? 0,
+    resetInSeconds: Math.max(1, Math.ceil(((window?.endsAt ?? now + windowMs) - now) / 1000)),
+  });
+  return {
+    add(key) {
+      const now = Date.now();
+      let window = windows.get(key);
+      if (window === undefined) {
+        window = { count: 0, endsAt: now + windowMs };
+        windows.set(key, window);
+      }
+      window.count++;
+      return snapshot(window, now);
+    },
+    peek(key) {
+      return snapshot(windows.get(key), Date.now());
+    },
+  };
 }

@@ -28,7 +28,6 @@ import { type ApiResponse, JSON_CONTENT_TYPE } from "../http/responses.ts";
 import type { Api } from "./backend.ts";
 import { type Inputs, inputReader } from "./inputs.ts";
 import type { OperationHandlers } from "./operation-types.ts";
-import { literalPartsOf } from "./path-template.ts";
 import { responseSchemas } from "./response-schemas.ts";
 import { routingRefusal } from "./routing.ts";
 import { authenticationFor, type SecurityOptions } from "./security.ts";
@@ -58,7 +57,7 @@ declare module "fastify" {
 /**
  * The operation a request was routed to: once its route accepted it, or, for a request refused
  * before its route's first step, if its route is an operation's and its path names the
- * operation as the document writes it (path-template.ts); undefined otherwise.
+ * operation as the document writes it (literalPartsOf, below); undefined otherwise.
  */
 export function routedOperationId(request: FastifyRequest): string | undefined {
   if (request.operationId !== undefined) return request.operationId;
@@ -130,7 +129,7 @@ type OperationHandler = (input: Inputs, context: { operation: Operation }) => Pr
 
 /**
  * The route's first step: a path the route took that the document's template does not name as
- * written is no match (path-template.ts), and a body sent to an operation that takes none is
+ * written is no match (literalPartsOf, below), and a body sent to an operation that takes none is
  * refused before anyone reads it (the connection closes); then the operation's
  * authentication, in the same hook.
  */
@@ -180,5 +179,40 @@ function beforeBody(shape: BodyShape, bodyLimit: number): preParsingHookHandler 
       reply.raw.writeContinue();
     }
     done(null, payload);
+  };
+}
+
+// The route's path check: whether a request's path, as sent, has the literal parts of an operation's path template
+// exactly: Fastify's router decodes %XX before it matches (/pl%61nts finds /plants) and takes
+// an empty segment for a parameter (/plants/ finds /plants/{id}); the document's paths are
+// matched as written, and a template variable stands for one or more characters.
+/** The check for one template, built once; linear in the path's length, no copies. */
+export function literalPartsOf(template: string): (path: string) => boolean {
+  if (!template.includes("{")) return (path) => path === template;
+  const segments = template.split("/").map((segment) => {
+    const open = segment.indexOf("{");
+    return open === -1
+      ? { prefix: segment, suffix: undefined }
+      : { prefix: segment.slice(0, open), suffix: segment.slice(segment.lastIndexOf("}") + 1) };
+  });
+  return (path) => {
+    let from = 0;
+    for (const [at, { prefix, suffix }] of segments.entries()) {
+      const slash = path.indexOf("/", from);
+      const last = at === segments.length - 1;
+      if (last !== (slash === -1)) return false;
+      const end = last ? path.length : slash;
+      if (suffix === undefined) {
+        if (end - from !== prefix.length || !path.startsWith(prefix, from)) return false;
+      } else if (
+        end - from <= prefix.length + suffix.length ||
+        !path.startsWith(prefix, from) ||
+        !path.endsWith(suffix, end)
+      ) {
+        return false;
+      }
+      from = end + 1;
+    }
+    return true;
   };
 }

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseBearer } from "../../src/auth/bearer.ts";
-import { createStaticTokens } from "../../src/auth/static-tokens.ts";
+import { createStaticTokens, parseBearer } from "../../src/auth/authenticator.ts";
 
 const checkStatic = createStaticTokens(["first-token-0123456789", "second-token-0123456789"]);
 const verify = (header: string | undefined) => {
