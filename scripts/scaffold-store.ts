@@ -88,7 +88,7 @@ export function wiringLines(resource: ScaffoldedResource): [string, string[]][] 
       ],
     ],
     [
-      "src/store/store.ts (in Store), src/store/sqlite.ts, src/store/postgres.ts (where tokens is opened)",
+      "src/store/store.ts (in Store), src/store/sqlite.ts, src/store/postgres.ts (where plants and tokens are opened)",
       [
         `readonly ${member}: ${type}Store;`,
         `${member}: createSqlite${type}Store(),`,
