@@ -52,20 +52,9 @@ export function createBatcher<In, Out>(options: BatcherOptions<In, Out>): Batche
     for (const resolve of waiters) resolve();
   };
 
-  /** The next batch: items in order, none with a key committing (nor after one that has). */
   const take = (): Waiting<In, Out>[] => {
     if (committing.size === 0 || keysOf === undefined) return queue.splice(0, maxBatch);
-    const batch: Waiting<In, Out>[] = [];
-    const left: Waiting<In, Out>[] = [];
-    const held = new Set<string>();
-    const free = (key: string) => !committing.has(key) && !held.has(key);
-    for (const waiting of queue) {
-      if (batch.length < maxBatch && waiting.keys.every(free)) batch.push(waiting);
-      else {
-        for (const key of waiting.keys) held.add(key);
-        left.push(waiting);
-      }
-    }
+    const { batch, left } = nextBatch(queue, committing, maxBatch);
     queue = left;
     return batch;
   };
@@ -80,18 +69,8 @@ export function createBatcher<In, Out>(options: BatcherOptions<In, Out>): Batche
     }
   };
 
-  const hold = (batch: readonly Waiting<In, Out>[], by: 1 | -1) => {
-    for (const { keys } of batch) {
-      for (const key of keys) {
-        const held = (committing.get(key) ?? 0) + by;
-        if (held === 0) committing.delete(key);
-        else committing.set(key, held);
-      }
-    }
-  };
-
   const run = async (batch: Waiting<In, Out>[]) => {
-    hold(batch, 1);
+    hold(committing, batch, 1);
     try {
       const results = await write(batch.map((waiting) => waiting.item));
       if (results.length !== batch.length) {
@@ -101,7 +80,7 @@ export function createBatcher<In, Out>(options: BatcherOptions<In, Out>): Batche
     } catch (error) {
       for (const waiting of batch) waiting.reject(error);
     } finally {
-      hold(batch, -1);
+      hold(committing, batch, -1);
       inFlight--;
       // What queued while this batch was committing goes out now, as the next batch.
       pump();
@@ -125,4 +104,39 @@ export function createBatcher<In, Out>(options: BatcherOptions<In, Out>): Batche
       return new Promise((resolve) => idle.push(resolve));
     },
   };
+}
+
+/** The next batch: items in order, none with a key committing (nor after one that has). */
+function nextBatch<In, Out>(
+  queue: readonly Waiting<In, Out>[],
+  committing: ReadonlyMap<string, number>,
+  maxBatch: number,
+): { batch: Waiting<In, Out>[]; left: Waiting<In, Out>[] } {
+  const batch: Waiting<In, Out>[] = [];
+  const left: Waiting<In, Out>[] = [];
+  const held = new Set<string>();
+  const free = (key: string) => !committing.has(key) && !held.has(key);
+  for (const waiting of queue) {
+    if (batch.length < maxBatch && waiting.keys.every(free)) batch.push(waiting);
+    else {
+      for (const key of waiting.keys) held.add(key);
+      left.push(waiting);
+    }
+  }
+  return { batch, left };
+}
+
+/** Counts the batch's keys as committing (by 1) or no longer (by -1). */
+function hold(
+  committing: Map<string, number>,
+  batch: readonly { keys: readonly string[] }[],
+  by: 1 | -1,
+): void {
+  for (const { keys } of batch) {
+    for (const key of keys) {
+      const held = (committing.get(key) ?? 0) + by;
+      if (held === 0) committing.delete(key);
+      else committing.set(key, held);
+    }
+  }
 }

@@ -28,24 +28,7 @@ export function createPostgresTokenStore(calls: BoundedCalls): TokenStore {
   };
 
   return {
-    create: (token: NewToken) =>
-      mapped(async () => {
-        try {
-          await calls.transaction(
-            (tx) => tx`
-            INSERT INTO api_tokens (id, name, hash, scopes, created_at, expires_at)
-            VALUES (${token.id}, ${token.name}, ${token.hash}, ${scopesToColumn(token.scopes)},
-                    ${token.createdAt}, ${token.expiresAt})`,
-          );
-        } catch (error) {
-          const { code, constraint_name } = error as { code?: unknown; constraint_name?: unknown };
-          if (code === UNIQUE_VIOLATION && constraint_name === "api_tokens_unrevoked_name") {
-            throw new TokenNameTakenError(token.name);
-          }
-          throw error;
-        }
-        return { ...token, lastUsedAt: null, revokedAt: null };
-      }),
+    create: (token: NewToken) => mapped(() => insertToken(calls, token)),
     list: () =>
       mapped(async () =>
         (await calls.read((q) => q<Row[]>`SELECT * FROM api_tokens ORDER BY created_at, id`)).map(
@@ -78,34 +61,8 @@ export function createPostgresTokenStore(calls: BoundedCalls): TokenStore {
         );
         return row?.found === true;
       }),
-    purge: (before) =>
-      mapped(async () => {
-        // In slices, so a first purge of millions of rows stays within statement_timeout.
-        let removed = 0;
-        for (;;) {
-          const { count } = await calls.transaction(
-            (tx) => tx`
-              DELETE FROM api_tokens WHERE id IN (
-                SELECT id FROM api_tokens WHERE revoked_at < ${before} OR expires_at < ${before}
-                LIMIT ${PURGE_ROWS_PER_STATEMENT})`,
-          );
-          removed += count;
-          if (count < PURGE_ROWS_PER_STATEMENT) return removed;
-        }
-      }),
-    revoke: (idOrName, at) =>
-      mapped(() =>
-        calls.transaction(async (tx): Promise<RevokeResult> => {
-          const [row] = await tx<Row[]>`
-            SELECT * FROM api_tokens
-            WHERE id = ${idOrName} OR (name = ${idOrName} AND revoked_at IS NULL)
-            ORDER BY (id = ${idOrName}) DESC LIMIT 1 FOR UPDATE`;
-          if (row === undefined) return { kind: "not-found" };
-          if (row.revoked_at !== null) return { kind: "already-revoked", token: toRecord(row) };
-          await tx`UPDATE api_tokens SET revoked_at = ${at} WHERE id = ${row.id}`;
-          return { kind: "revoked", token: { ...toRecord(row), revokedAt: at } };
-        }),
-      ),
+    purge: (before) => mapped(() => purgeTokens(calls, before)),
+    revoke: (idOrName, at) => mapped(() => revokeToken(calls, idOrName, at)),
     recordLastUsed: (uses) =>
       mapped(async () => {
         await calls.transaction(async (tx) => {
@@ -116,6 +73,52 @@ export function createPostgresTokenStore(calls: BoundedCalls): TokenStore {
         });
       }),
   };
+}
+
+async function insertToken(calls: BoundedCalls, token: NewToken): Promise<TokenRecord> {
+  try {
+    await calls.transaction(
+      (tx) => tx`
+      INSERT INTO api_tokens (id, name, hash, scopes, created_at, expires_at)
+      VALUES (${token.id}, ${token.name}, ${token.hash}, ${scopesToColumn(token.scopes)},
+              ${token.createdAt}, ${token.expiresAt})`,
+    );
+  } catch (error) {
+    const { code, constraint_name } = error as { code?: unknown; constraint_name?: unknown };
+    if (code === UNIQUE_VIOLATION && constraint_name === "api_tokens_unrevoked_name") {
+      throw new TokenNameTakenError(token.name);
+    }
+    throw error;
+  }
+  return { ...token, lastUsedAt: null, revokedAt: null };
+}
+
+async function purgeTokens(calls: BoundedCalls, before: Date): Promise<number> {
+  // In slices, so a first purge of millions of rows stays within statement_timeout.
+  let removed = 0;
+  for (;;) {
+    const { count } = await calls.transaction(
+      (tx) => tx`
+        DELETE FROM api_tokens WHERE id IN (
+          SELECT id FROM api_tokens WHERE revoked_at < ${before} OR expires_at < ${before}
+          LIMIT ${PURGE_ROWS_PER_STATEMENT})`,
+    );
+    removed += count;
+    if (count < PURGE_ROWS_PER_STATEMENT) return removed;
+  }
+}
+
+function revokeToken(calls: BoundedCalls, idOrName: string, at: Date): Promise<RevokeResult> {
+  return calls.transaction(async (tx): Promise<RevokeResult> => {
+    const [row] = await tx<Row[]>`
+      SELECT * FROM api_tokens
+      WHERE id = ${idOrName} OR (name = ${idOrName} AND revoked_at IS NULL)
+      ORDER BY (id = ${idOrName}) DESC LIMIT 1 FOR UPDATE`;
+    if (row === undefined) return { kind: "not-found" };
+    if (row.revoked_at !== null) return { kind: "already-revoked", token: toRecord(row) };
+    await tx`UPDATE api_tokens SET revoked_at = ${at} WHERE id = ${row.id}`;
+    return { kind: "revoked", token: { ...toRecord(row), revokedAt: at } };
+  });
 }
 
 const toRecord = (row: Row): TokenRecord => recordFromRow(row, (time: Date) => time);

@@ -25,35 +25,8 @@ export function createSqliteTokenStore(
   db: Database,
   asStoreErrors: <T>(write: () => T) => T,
 ): TokenStore {
-  const insert = db.prepare<[string, string, string, string | null, number, number | null]>(
-    `INSERT INTO api_tokens (id, name, hash, scopes, created_at, expires_at)
-     VALUES (?, ?, ?, ?, ?, ?)`,
-  );
-  const all = db.prepare<[], Row>("SELECT * FROM api_tokens ORDER BY created_at, id");
-  const byId = db.prepare<[string], Row>("SELECT * FROM api_tokens WHERE id = ?");
-  const byName = db.prepare<[string], Row>(
-    "SELECT * FROM api_tokens WHERE name = ? AND revoked_at IS NULL",
-  );
-  const revoke = db.prepare<[number, string]>(
-    "UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
-  );
-  const used = db.prepare<[number, string, number]>(
-    `UPDATE api_tokens SET last_used_at = ?
-     WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)`,
-  );
-  const any = db.prepare<[], { found: number }>(
-    "SELECT EXISTS (SELECT 1 FROM api_tokens) AS found",
-  );
-  // The partial index on unrevoked names keeps this to the unrevoked rows.
-  const usable = db.prepare<[number], { found: number }>(
-    `SELECT EXISTS (SELECT 1 FROM api_tokens
-                    WHERE revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)) AS found`,
-  );
-  const selectByHashes = statementsBySize((size) =>
-    db.prepare<string[], Row>(
-      `SELECT * FROM api_tokens WHERE hash IN (${Array(size).fill("?").join(", ")})`,
-    ),
-  );
+  const { insert, all, byId, byName, revoke, used, any, usable, selectByHashes } =
+    tokenStatements(db);
   const purge = createSqlitePurge(db, asStoreErrors);
 
   return {
@@ -115,6 +88,40 @@ export function createSqliteTokenStore(
       asStoreErrors(() => recordAll.immediate());
     },
   };
+}
+
+/** The token store's statements, prepared once. */
+function tokenStatements(db: Database) {
+  const insert = db.prepare<[string, string, string, string | null, number, number | null]>(
+    `INSERT INTO api_tokens (id, name, hash, scopes, created_at, expires_at)
+     VALUES (?, ?, ?, ?, ?, ?)`,
+  );
+  const all = db.prepare<[], Row>("SELECT * FROM api_tokens ORDER BY created_at, id");
+  const byId = db.prepare<[string], Row>("SELECT * FROM api_tokens WHERE id = ?");
+  const byName = db.prepare<[string], Row>(
+    "SELECT * FROM api_tokens WHERE name = ? AND revoked_at IS NULL",
+  );
+  const revoke = db.prepare<[number, string]>(
+    "UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
+  );
+  const used = db.prepare<[number, string, number]>(
+    `UPDATE api_tokens SET last_used_at = ?
+     WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)`,
+  );
+  const any = db.prepare<[], { found: number }>(
+    "SELECT EXISTS (SELECT 1 FROM api_tokens) AS found",
+  );
+  // The partial index on unrevoked names keeps this to the unrevoked rows.
+  const usable = db.prepare<[number], { found: number }>(
+    `SELECT EXISTS (SELECT 1 FROM api_tokens
+                    WHERE revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)) AS found`,
+  );
+  const selectByHashes = statementsBySize((size) =>
+    db.prepare<string[], Row>(
+      `SELECT * FROM api_tokens WHERE hash IN (${Array(size).fill("?").join(", ")})`,
+    ),
+  );
+  return { insert, all, byId, byName, revoke, used, any, usable, selectByHashes };
 }
 
 const toRecord = (row: Row): TokenRecord => recordFromRow(row, (ms: number) => new Date(ms));
