@@ -4,10 +4,8 @@
 // media type). For openapi/plants.yaml all of it was done by the build (compiled-api.ts); a
 // document given here (the unit tests' own) is checked against the OpenAPI schema of its
 // version (document-check.ts), dereferenced and compiled now.
-import type { ValidateFunction } from "ajv";
 import { type Document, OpenAPIBackend, OpenAPIRouter, type Operation } from "openapi-backend";
 import { loadCompiledApi, type Serializer } from "./compiled-api.ts";
-import type { ValidatorsFor } from "./inputs.ts";
 import { compileValidators, type OperationValidators } from "./validators.ts";
 
 export interface Api {
@@ -16,7 +14,7 @@ export interface Api {
   /** Every operation, with its path-level parameters and the document's default security. */
   operations: readonly Operation[];
   /** The request validators openapi-backend compiled for the operation, by body media type. */
-  validatorsFor(operation: Operation): ValidatorsFor;
+  validatorsFor(operation: Operation): OperationValidators;
   /**
    * The build's serializer of a JSON answer of the operation (by status, as the document keys
    * it); undefined for a document compiled at run time, whose serializers Fastify compiles.
@@ -50,7 +48,7 @@ export async function createApi(definition?: Document): Promise<Api> {
   return {
     document,
     operations,
-    validatorsFor: (operation) => byMediaType(validators[operation.operationId as string]),
+    validatorsFor: (operation) => validators[operation.operationId as string] ?? NO_VALIDATORS,
     serializerFor:
       serializers === undefined
         ? undefined
@@ -94,10 +92,4 @@ class CheckedBackend extends OpenAPIBackend {
   }
 }
 
-const NO_VALIDATORS: readonly ValidateFunction[] = [];
-
-function byMediaType(validators: OperationValidators | undefined): ValidatorsFor {
-  if (validators === undefined) return () => NO_VALIDATORS;
-  const { none, byType } = validators;
-  return (mediaType) => (mediaType === undefined ? none : (byType[mediaType] ?? none));
-}
+const NO_VALIDATORS: OperationValidators = { none: [], byType: {} };

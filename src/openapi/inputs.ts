@@ -7,7 +7,7 @@
 // openapi-backend's validateRequest is not used: it parses the request again from scratch, and
 // so would check something else than was read (it coerces "0x10" to 16 for an integer
 // parameter, and JSON-parses a body that is a JSON string a second time).
-import type { ErrorObject, ValidateFunction } from "ajv";
+import type { ErrorObject } from "ajv";
 import type { Operation } from "openapi-backend";
 import { type BodyProblem, type BodyShape, exactBody, type ParsedBody } from "../http/body.ts";
 import { validationStandIn } from "../http/int64.ts";
@@ -21,6 +21,7 @@ import {
   parameterReader,
   type RawParameters,
 } from "./parameters.ts";
+import type { OperationValidators } from "./validators.ts";
 
 /** What a handler gets; typed per operation in src/openapi/operation-types.ts. */
 export interface Inputs extends ParameterValues {
@@ -42,11 +43,8 @@ export interface InputReader {
   body: BodyShape | undefined;
 }
 
-/** An operation's compiled validators for a body of a declared media type, or for none. */
-export type ValidatorsFor = (mediaType: string | undefined) => readonly ValidateFunction[];
-
 /** The reader of one operation's inputs, checked by its compiled validators. */
-export function inputReader(operation: Operation, validatorsFor: ValidatorsFor): InputReader {
+export function inputReader(operation: Operation, validators: OperationValidators): InputReader {
   const id = operation.operationId ?? `${operation.method} ${operation.path}`;
   const readParameters = parameterReader(
     id,
@@ -69,7 +67,9 @@ export function inputReader(operation: Operation, validatorsFor: ValidatorsFor):
     if (body !== undefined) checked["requestBody"] = body.forValidation;
     const errors: ErrorObject[] = [];
     const mediaType = raw.body?.kind === "json" ? raw.body.type : undefined;
-    for (const validate of validatorsFor(mediaType)) {
+    const forBody =
+      mediaType === undefined ? validators.none : (validators.byType[mediaType] ?? validators.none);
+    for (const validate of forBody) {
       if (!validate(checked)) errors.push(...(validate.errors ?? []));
     }
     if (errors.length > 0) {

@@ -39,7 +39,7 @@ function queryMessage(schema: unknown, value: string): string {
 
 function messageFor(operation: Operation, query: Record<string, string>, body?: string): string {
   const validators = validator.buildRequestValidatorsForOperation(operation) ?? [];
-  const reader = inputReader(operation, () => validators);
+  const reader = inputReader(operation, { none: validators, byType: {} });
   const headers = { "content-type": "application/json" };
   const read = reader.read({
     target: operation.path,
