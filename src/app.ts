@@ -25,12 +25,12 @@ import { type ConnectionGuard, guardConnections } from "./http/connections.ts";
 import { addCors } from "./http/cors.ts";
 import { Problem, parserErrorAnswer, problemAnswer, sendError } from "./http/errors.ts";
 import { addGate } from "./http/gate.ts";
-import { createRateLimits } from "./http/rate-limit.ts";
 import { writeRawResponse } from "./http/raw-response.ts";
 import { type Api, createApi } from "./openapi/backend.ts";
 import { documentMethods, documentResponseHeaders } from "./openapi/document.ts";
 import { addOperationRoutes } from "./openapi/routes.ts";
 import { routingRefusal } from "./openapi/routing.ts";
+import { createRateLimits } from "./openapi/security.ts";
 import {
   addRequestMetrics,
   createMetrics,

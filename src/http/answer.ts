@@ -4,7 +4,7 @@
 // on every answer), and the process's log: pino, as Fastify's logger, with one JSON line per
 // answered request in place of Fastify's two, written asynchronously to standard output in whole
 // lines. A line never holds a credential, a body, a query value, a fragment or userinfo
-// (request-target.ts).
+// (gate.ts).
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import {
@@ -16,8 +16,7 @@ import {
 } from "fastify";
 import pino from "pino";
 import type { ConnectionGuard } from "./connections.ts";
-import type { Draining } from "./gate.ts";
-import { loggedTarget } from "./request-target.ts";
+import { type Draining, loggedTarget } from "./gate.ts";
 
 // Headers fit for a JSON API on every answer: no content sniffing, no caching of answers that
 // carry plants or errors. Helmet is not used: its defaults are for HTML pages (CSP, frame and

@@ -4,8 +4,9 @@
 // exact bigint checked against its exact range, a default fills what was not sent. The value
 // read is the value validated and the value the handler gets. Built once per operation from the
 // document, so every operation's parameters get the same rules whatever they are called.
+
+import { queryEncodingProblem } from "../http/gate.ts";
 import { canonicalInteger, INT64_MAX, INT64_MIN } from "../http/int64.ts";
-import { queryEncodingProblem } from "../http/request-target.ts";
 
 export type ParameterIn = "path" | "query" | "header";
 

@@ -22,8 +22,8 @@ import type {
 import type { Operation } from "openapi-backend";
 import { type BodyShape, missingBody } from "../http/body.ts";
 import { Problem } from "../http/errors.ts";
+import { targetPath } from "../http/gate.ts";
 import type { AcceptedMedia } from "../http/media-types.ts";
-import { targetPath } from "../http/request-target.ts";
 import { type ApiResponse, JSON_CONTENT_TYPE } from "../http/responses.ts";
 import type { Api } from "./backend.ts";
 import { type Inputs, inputReader } from "./inputs.ts";

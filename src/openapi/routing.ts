@@ -1,7 +1,7 @@
 // A request no operation's route took: 404, or 405 with Allow when the path has operations for
 // other methods — as openapi-backend routes the path, so the answer follows the document.
 import { Problem } from "../http/errors.ts";
-import { targetPath } from "../http/request-target.ts";
+import { targetPath } from "../http/gate.ts";
 import type { Api } from "./backend.ts";
 
 export function routingRefusal(api: Api, method: string, target: string): Problem {

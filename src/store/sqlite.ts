@@ -19,7 +19,7 @@ import { sqliteWebhookReads } from "./sqlite-webhooks.ts";
 import { createSqliteWriter } from "./sqlite-writer.ts";
 import { type MigrationResult, type Store, StoreUnavailableError } from "./store.ts";
 import { webhookStore } from "./webhooks.ts";
-import { createWritePath, type WritePath } from "./writes.ts";
+import { createWritePath } from "./writes.ts";
 
 /** Opens (creating if need be) and migrates the file, with the settings every write needs. */
 export function openSqliteDatabase(path: string): {
@@ -62,7 +62,8 @@ export function openSqliteStore(path: string): Store {
     maxBatch: MAX_BATCH,
   });
 
-  const run: WritePath["run"] = (name, args) => writes.run(name, args);
+  // The write path's own function, handed on as it is (it uses no `this`).
+  const { run } = writes;
   const probe = db.prepare("SELECT count(*) FROM sqlite_schema");
 
   return {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createWindowCounter } from "../../src/http/rate-limit.ts";
+import { createWindowCounter } from "../../src/openapi/security.ts";
 
 describe("fixed-window counts", () => {
   afterEach(() => vi.useRealTimers());
