@@ -15,6 +15,7 @@ import { type Config, defaultOpsConfig, type OpsConfig } from "./config/config.t
 import { operationHandlers } from "./handlers/index.ts";
 import {
   addAnswerHeaders,
+  addRequestMetrics,
   createLogger,
   type LogStream,
   OneLinePerRequest,
@@ -31,12 +32,7 @@ import { documentMethods, documentResponseHeaders } from "./openapi/document.ts"
 import { addOperationRoutes } from "./openapi/routes.ts";
 import { routingRefusal } from "./openapi/routing.ts";
 import { createRateLimits } from "./openapi/security.ts";
-import {
-  addRequestMetrics,
-  createMetrics,
-  type Metrics,
-  type ShareMetrics,
-} from "./ops/metrics.ts";
+import { createMetrics, type Metrics, type ShareMetrics } from "./ops/metrics.ts";
 import type { Store } from "./store/store.ts";
 import { type Deliverer, type DelivererSettings, startDeliverer } from "./webhooks/deliverer.ts";
 

@@ -4,7 +4,7 @@
 // on every answer), and the process's log: pino, as Fastify's logger, with one JSON line per
 // answered request in place of Fastify's two, written asynchronously to standard output in whole
 // lines. A line never holds a credential, a body, a query value, a fragment or userinfo
-// (gate.ts).
+// (gate.ts). Each is also counted and timed in the metrics (addRequestMetrics).
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import {
@@ -15,6 +15,9 @@ import {
   LogController,
 } from "fastify";
 import pino from "pino";
+import { Counter, Histogram } from "prom-client";
+import { routedOperationId } from "../openapi/routes.ts";
+import { type Metrics, SECONDS_BUCKETS } from "../ops/metrics.ts";
 import type { ConnectionGuard } from "./connections.ts";
 import { type Draining, loggedTarget } from "./gate.ts";
 
@@ -112,4 +115,58 @@ export class OneLinePerRequest extends LogController {
     if (error) reply.log.warn({ ...line, err: error }, "request completed");
     else reply.log.info(line, "request completed");
   }
+}
+
+/**
+ * Counts and times every answered request, by operation (`unmatched` for a request no
+ * operation took, so no client can grow the series without bound), method and status.
+ */
+export function addRequestMetrics(app: FastifyInstance, metrics: Metrics): void {
+  const labelNames = ["route", "method", "status"] as const;
+  const requests = new Counter({
+    name: "plantstore_http_requests_total",
+    help: "Requests answered, by operation (or unmatched), method and status",
+    labelNames,
+    registers: [metrics.registry],
+  });
+  const durations = new Histogram({
+    name: "plantstore_http_request_duration_seconds",
+    help: "Time from receiving a request to answering it",
+    labelNames,
+    buckets: SECONDS_BUCKETS,
+    registers: [metrics.registry],
+  });
+  // prom-client's children for one set of labels, kept by a key of them: it hashes the labels
+  // of every call otherwise.
+  const series = new Map<string, { count: () => void; time: (seconds: number) => void }>();
+  const seriesOf = (route: string, method: string, status: number) => {
+    const key = `${route} ${method} ${status}`;
+    let found = series.get(key);
+    if (found === undefined) {
+      const labels = { route, method, status: String(status) };
+      const counter = requests.labels(labels);
+      const histogram = durations.labels(labels);
+      found = { count: () => counter.inc(), time: (seconds) => histogram.observe(seconds) };
+      series.set(key, found);
+    }
+    return found;
+  };
+  app.server.on("drop", () => metrics.connectionsDropped.inc());
+  app.addHook("onResponse", (request, reply, done) => {
+    const one = seriesOf(
+      routedOperationId(request) ?? "unmatched",
+      request.method,
+      reply.statusCode,
+    );
+    one.count();
+    one.time(reply.elapsedTime / 1000);
+    if (reply.statusCode === 401) metrics.authFailures.inc({ reason: challengeError(reply) });
+    done();
+  });
+}
+
+/** A 401's RFC 6750 error code (`invalid_token` when credentials were refused), or `missing`. */
+function challengeError(reply: { getHeader(name: string): unknown }): string {
+  const challenge = String(reply.getHeader("www-authenticate") ?? "");
+  return /error="([a-z_]+)"/.exec(challenge)?.[1] ?? "missing";
 }

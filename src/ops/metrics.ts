@@ -1,10 +1,8 @@
 // Prometheus metrics (prom-client). Each app has a registry of its own, so tests can build many
 // apps; process and event-loop metrics are process-wide by nature and collected once.
-import type { FastifyInstance } from "fastify";
 import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
 import { nameOf } from "../config/settings.ts";
 import type { Answer, OperationHandler } from "../openapi/operation-types.ts";
-import { routedOperationId } from "../openapi/routes.ts";
 import { ConstraintViolationError, StoreUnavailableError } from "../store/store.ts";
 import { WRITE_COUNTERS, type WriteObserver } from "../store/writes.ts";
 
@@ -18,7 +16,9 @@ export interface Metrics {
   writes: WriteObserver;
 }
 
-const SECONDS_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+export const SECONDS_BUCKETS = [
+  0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
+];
 
 /**
  * How a worker of PLANTSTORE_WORKERS shares its metrics: given the registries it exports and
@@ -78,60 +78,6 @@ export function createMetrics(share?: ShareMetrics): Metrics {
       },
     },
   };
-}
-
-/**
- * Counts and times every answered request, by operation (`unmatched` for a request no
- * operation took, so no client can grow the series without bound), method and status.
- */
-export function addRequestMetrics(app: FastifyInstance, metrics: Metrics): void {
-  const labelNames = ["route", "method", "status"] as const;
-  const requests = new Counter({
-    name: "plantstore_http_requests_total",
-    help: "Requests answered, by operation (or unmatched), method and status",
-    labelNames,
-    registers: [metrics.registry],
-  });
-  const durations = new Histogram({
-    name: "plantstore_http_request_duration_seconds",
-    help: "Time from receiving a request to answering it",
-    labelNames,
-    buckets: SECONDS_BUCKETS,
-    registers: [metrics.registry],
-  });
-  // prom-client's children for one set of labels, kept by a key of them: it hashes the labels
-  // of every call otherwise.
-  const series = new Map<string, { count: () => void; time: (seconds: number) => void }>();
-  const seriesOf = (route: string, method: string, status: number) => {
-    const key = `${route} ${method} ${status}`;
-    let found = series.get(key);
-    if (found === undefined) {
-      const labels = { route, method, status: String(status) };
-      const counter = requests.labels(labels);
-      const histogram = durations.labels(labels);
-      found = { count: () => counter.inc(), time: (seconds) => histogram.observe(seconds) };
-      series.set(key, found);
-    }
-    return found;
-  };
-  app.server.on("drop", () => metrics.connectionsDropped.inc());
-  app.addHook("onResponse", (request, reply, done) => {
-    const one = seriesOf(
-      routedOperationId(request) ?? "unmatched",
-      request.method,
-      reply.statusCode,
-    );
-    one.count();
-    one.time(reply.elapsedTime / 1000);
-    if (reply.statusCode === 401) metrics.authFailures.inc({ reason: challengeError(reply) });
-    done();
-  });
-}
-
-/** A 401's RFC 6750 error code (`invalid_token` when credentials were refused), or `missing`. */
-function challengeError(reply: { getHeader(name: string): unknown }): string {
-  const challenge = String(reply.getHeader("www-authenticate") ?? "");
-  return /error="([a-z_]+)"/.exec(challenge)?.[1] ?? "missing";
 }
 
 const failureOutcome = (error: unknown): string =>
