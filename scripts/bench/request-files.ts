@@ -57,7 +57,10 @@ async function run(probe: Probe, extra: boolean): Promise<Counts> {
     if (extra) await answered(probe.send(WARM + 1));
     const exited = new Promise((done) => server.once("exit", done));
     server.kill("SIGTERM");
+    // Coverage is written at exit: a server that has not stopped in 30 s has none to give.
+    const stopped = setTimeout(() => server.kill("SIGKILL"), 30_000);
     await exited;
+    clearTimeout(stopped);
     return readCounts(join(dir, "coverage"));
   } finally {
     server.kill("SIGKILL");

@@ -28,6 +28,7 @@ const FILE_CHECK_INTERVAL_MS = 1000;
 // becomes the dispatcher of Node's global fetch too (see src/webhooks/node-fetch-first.ts).
 // Loaded when a key is first fetched, as the sender loads it only when it sends.
 const undiciFetch: FetchImplementation = async (url, options) => {
+  await import("../webhooks/node-fetch-first.ts");
   const { fetch } = await import("undici");
   const headers = Object.fromEntries(options.headers.entries());
   return (await fetch(url, { ...options, headers })) as unknown as Response;

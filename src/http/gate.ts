@@ -51,7 +51,14 @@ export async function addGate(app: FastifyInstance, options: GateOptions): Promi
     // @fastify/cors adds for preflights (an allowed one is answered before the gate), is none.
     const step = request.routeOptions.config.onRequest;
     if (step === undefined) return done(unrouted(request));
-    connections.inOrder(request, reply, () => step.call(this, request, reply, done));
+    // The step may run from a listener once earlier answers are out: a throw is the request's.
+    connections.inOrder(request, reply, () => {
+      try {
+        step.call(this, request, reply, done);
+      } catch (error) {
+        done(error as Error);
+      }
+    });
   });
   return { closing: () => closing };
 }

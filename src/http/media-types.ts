@@ -72,6 +72,12 @@ export function matchContentType(
   if (declared === undefined) {
     return { status: 415, message: `the content type must be ${accepted.said}, got "${type}"` };
   }
+  // The parser keeps the first of repeated parameters; a proxy may keep the last.
+  const lower = header.toLowerCase();
+  const first = lower.indexOf("charset");
+  if (first !== -1 && lower.indexOf("charset", first + 1) !== -1) {
+    return { status: 415, message: "the Content-Type header names a charset more than once" };
+  }
   const charset = parameters["charset"]?.toLowerCase();
   if (charset !== undefined && charset !== "utf-8" && charset !== "utf8") {
     return { status: 415, message: `JSON must be sent as UTF-8, got charset "${charset}"` };

@@ -141,6 +141,11 @@ describe("a Content-Type against the declared types", () => {
       "a Content-Type header is required: application/json or application/merge-patch+json",
     ],
     [`${MERGE_PATCH}; charset=latin1`, 'JSON must be sent as UTF-8, got charset "latin1"'],
+    // A proxy that keeps the last charset would read the body otherwise than the first says.
+    [
+      "application/json; charset=utf-8; charset=latin1",
+      "the Content-Type header names a charset more than once",
+    ],
     [
       "application/problem+json",
       'the content type must be application/json or application/merge-patch+json, got "application/problem+json"',
