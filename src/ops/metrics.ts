@@ -35,13 +35,13 @@ export function createMetrics(share?: ShareMetrics): Metrics {
   const registries = () => [processMetrics(), registry];
   const localText = async () => (await Promise.all(registries().map((r) => r.metrics()))).join("");
   const registers = [registry];
-  // Keyed by "<write> <outcome>", as the table in writes.ts names them.
-  const counted = new Map(
-    WRITE_COUNTERS.map(({ name, help, write, outcome }) => [
-      `${write} ${outcome}`,
-      new Counter({ name, help, registers }),
-    ]),
-  );
+  // By write, then outcome, as the table in writes.ts names them: no key is made per write.
+  const counted = new Map<string, Map<string, Counter>>();
+  for (const { name, help, write, outcome } of WRITE_COUNTERS) {
+    const byOutcome = counted.get(write) ?? new Map<string, Counter>();
+    byOutcome.set(outcome, new Counter({ name, help, registers }));
+    counted.set(write, byOutcome);
+  }
   const storeWrites = new Histogram({
     name: "plantstore_store_commit_seconds",
     help: "Time a write takes in the store, commit included, by write and outcome",
@@ -71,7 +71,7 @@ export function createMetrics(share?: ShareMetrics): Metrics {
     writes: {
       settled(write, seconds, outcome) {
         storeWrites.observe({ write, outcome }, seconds);
-        counted.get(`${write} ${outcome}`)?.inc();
+        counted.get(write)?.get(outcome)?.inc();
       },
       failed(write, seconds, error) {
         storeWrites.observe({ write, outcome: failureOutcome(error) }, seconds);

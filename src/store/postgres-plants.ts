@@ -1,6 +1,6 @@
 // The plants on PostgreSQL: reads as one statement each on the pool, writes through the write
 // path (postgres.ts gives each its caller's deadline).
-import { resultOf, toPlant, toStoredPlant, updatedPlant } from "./rows.ts";
+import { plantWrites, toPlant, toStoredPlant } from "./rows.ts";
 import type { PlantStore } from "./store.ts";
 import type { WritePath } from "./writes.ts";
 
@@ -38,10 +38,7 @@ const PAGE_AFTER = page("WHERE id > $3::int8");
 
 export function postgresPlantStore(readNumbers: ReadNumbers, run: WritePath["run"]): PlantStore {
   return {
-    create(plant) {
-      const row = { id: plant.id, name: plant.name, tag: plant.tag ?? null };
-      return run("createPlant", row).then((outcome) => resultOf(row, outcome));
-    },
+    ...plantWrites(run),
     async get(id) {
       const [row] = await readNumbers<PlantRow>(GET_PLANT, [id]);
       return row === undefined ? undefined : toPlant(row);
@@ -56,12 +53,6 @@ export function postgresPlantStore(readNumbers: ReadNumbers, run: WritePath["run
         plants: rows.map(toStoredPlant),
         full: rows.length < fetched || fetched >= limit,
       };
-    },
-    async update(id, patch) {
-      return updatedPlant(await run("updatePlant", { id, ...patch }));
-    },
-    async delete(id) {
-      return (await run("deletePlant", { id })).outcome === "deleted";
     },
   };
 }

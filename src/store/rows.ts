@@ -1,8 +1,27 @@
-// What the plant writes report, as the store's results; rows as the store answers them.
-import type { CreateResult, Page, Plant, StoredPlant } from "./store.ts";
-import type { CreateOutcome, PlantRow, UpdateOutcome } from "./writes.ts";
+// The plant writes every engine shares (through the write path), what they report as the
+// store's results, and rows as the store answers them.
+import type { CreateResult, Page, Plant, PlantStore, StoredPlant } from "./store.ts";
+import type { CreateOutcome, PlantRow, UpdateOutcome, WritePath } from "./writes.ts";
 
-export function resultOf(wanted: PlantRow, outcome: CreateOutcome): CreateResult {
+/** A plant repository's writes: the same on every engine, which reads in its own way. */
+export function plantWrites(
+  run: WritePath["run"],
+): Pick<PlantStore, "create" | "update" | "delete"> {
+  return {
+    create(plant) {
+      const row = { id: plant.id, name: plant.name, tag: plant.tag ?? null };
+      return run("createPlant", row).then((outcome) => resultOf(row, outcome));
+    },
+    async update(id, patch) {
+      return updatedPlant(await run("updatePlant", { id, ...patch }));
+    },
+    async delete(id) {
+      return (await run("deletePlant", { id })).outcome === "deleted";
+    },
+  };
+}
+
+function resultOf(wanted: PlantRow, outcome: CreateOutcome): CreateResult {
   if (outcome.outcome === "created") return { kind: "created", plant: toPlant(wanted) };
   const existing = toPlant(outcome);
   return outcome.outcome === "replayed"
@@ -11,7 +30,7 @@ export function resultOf(wanted: PlantRow, outcome: CreateOutcome): CreateResult
 }
 
 /** What an updatePlant write reports, as the store answers it: undefined when none was stored. */
-export const updatedPlant = (outcome: UpdateOutcome): Plant | undefined =>
+const updatedPlant = (outcome: UpdateOutcome): Plant | undefined =>
   outcome.outcome === "updated" ? toPlant(outcome) : undefined;
 
 export const toPlant = (row: { name: string; tag: string | null }): Plant =>

@@ -1,7 +1,7 @@
 // The plants on SQLite: reads on the connection given (WAL: a read sees the last commit and
 // never waits for a write), writes through the write path.
 import type Database from "better-sqlite3";
-import { PageBuilder, resultOf, toPlant, toStoredPlant, updatedPlant } from "./rows.ts";
+import { PageBuilder, plantWrites, toPlant, toStoredPlant } from "./rows.ts";
 import type { PlantStore } from "./store.ts";
 import type { WritePath } from "./writes.ts";
 
@@ -35,10 +35,7 @@ export function sqlitePlantStore(
     .raw(true);
 
   return {
-    create(plant) {
-      const row = { id: plant.id, name: plant.name, tag: plant.tag ?? null };
-      return run("createPlant", row).then((outcome) => resultOf(row, outcome));
-    },
+    ...plantWrites(run),
     async get(id) {
       return asStoreErrors(() => {
         const row = select.get(id);
@@ -56,12 +53,6 @@ export function sqlitePlantStore(
         }
         return page.done();
       });
-    },
-    async update(id, patch) {
-      return updatedPlant(await run("updatePlant", { id, ...patch }));
-    },
-    async delete(id) {
-      return (await run("deletePlant", { id })).outcome === "deleted";
     },
   };
 }
