@@ -60,8 +60,8 @@ export const DELIVERY_COLUMNS = `d.id, d.endpoint_id, ev.subject_id AS plant_id,
   d.last_status, d.last_error, d.next_attempt_at, d.created_at`;
 
 /**
- * Fans the oldest events out into one pending delivery per endpoint enabled and registered by
- * then, at most FAN_OUT_ROWS deliveries at a time (always one event); how many it made. Events
+ * Fans the oldest events out into one pending delivery per endpoint enabled and registered
+ * before each was recorded, at most FAN_OUT_ROWS deliveries at a time (always one event); how many it made. Events
  * another instance is fanning out are skipped; the endpoints are held (FOR KEY SHARE) so that a delete waits.
  */
 async function fanOut(tx: PostgresTransaction): Promise<number> {
@@ -75,14 +75,14 @@ async function fanOut(tx: PostgresTransaction): Promise<number> {
         FOR UPDATE SKIP LOCKED)
       RETURNING id, created_at
     ), endpoints AS (
-      SELECT id, created_at FROM webhook_endpoints WHERE disabled_at IS NULL FOR KEY SHARE
+      SELECT id, first_event_id FROM webhook_endpoints WHERE disabled_at IS NULL FOR KEY SHARE
     ), made AS (
       INSERT INTO webhook_deliveries
         (id, endpoint_id, event_id, status, attempts, next_attempt_at, created_at, updated_at)
       SELECT 'msg_' || lpad(to_hex((extract(epoch FROM ev.created_at) * 1000)::int8), 12, '0')
                || substr(replace(gen_random_uuid()::text, '-', ''), 1, 20),
              e.id, ev.id, 'pending', 0, clock_timestamp(), ev.created_at, clock_timestamp()
-      FROM events AS ev JOIN endpoints AS e ON e.created_at <= ev.created_at
+      FROM events AS ev JOIN endpoints AS e ON e.first_event_id <= ev.id
       RETURNING event_id
     )
     SELECT (SELECT count(*) FROM made)::int4 AS made,
@@ -94,6 +94,14 @@ async function fanOut(tx: PostgresTransaction): Promise<number> {
   }
   return row?.made ?? 0;
 }
+
+/**
+ * Taken before a transaction deletes deliveries, by every such write: two that delete deliveries
+ * of one event at once would each still see the other's uncommitted rows and both keep the
+ * event. Held to the commit, so the next one's check sees what this one deleted.
+ */
+const lockEventCleanup = (tx: PostgresTransaction) =>
+  tx`SELECT pg_advisory_xact_lock(hashtext('plantstore:webhook-event-cleanup'))`;
 
 /**
  * Deletes those of the given events that have no delivery left. A statement of its own: in the
@@ -130,13 +138,18 @@ export const postgresWebhookWrites: { [N in WebhookWriteName]: ApplyRun<N> } = {
       await tx`SELECT pg_advisory_xact_lock(hashtext('plantstore:webhook-endpoints'))`;
       const [held] = await tx<{ n: number }[]>`SELECT count(*)::int4 AS n FROM webhook_endpoints`;
       if ((held?.n ?? 0) >= maxEndpoints) return { outcome: "full" };
-      await tx`INSERT INTO webhook_endpoints (id, url, description, secret, created_at)
-             VALUES (${id}, ${url}, ${description}, ${secret}, ${new Date(createdAt)})`;
+      // It gets every event recorded from now on: the sequence never goes back, whatever the
+      // clocks of the instances say.
+      await tx`INSERT INTO webhook_endpoints
+                 (id, url, description, secret, created_at, first_event_id)
+               VALUES (${id}, ${url}, ${description}, ${secret}, ${new Date(createdAt)},
+                       nextval('webhook_events_id_seq'))`;
       return { outcome: "created" };
     },
   ),
   deleteWebhookEndpoint: oneByOne(async (tx, { id }) => {
-    // The endpoint first: a fan-out holding it (FOR KEY SHARE) commits before, and the
+    await lockEventCleanup(tx);
+    // The endpoint next: a fan-out holding it (FOR KEY SHARE) commits before, and the
     // deliveries' DELETE then sees what it made.
     const { count } = await tx`DELETE FROM webhook_endpoints WHERE id = ${id}`;
     const gone = await tx<{ event_id: string }[]>`
@@ -257,6 +270,7 @@ export const postgresWebhookWrites: { [N in WebhookWriteName]: ApplyRun<N> } = {
     return { outcome: "retried", delivery: deliveryFromPostgres(row) };
   }),
   purgeWebhookDeliveries: oneByOne(async (tx, { before, limit }) => {
+    await lockEventCleanup(tx);
     const gone = await tx<{ event_id: string }[]>`
       DELETE FROM webhook_deliveries WHERE id IN (
         SELECT id FROM webhook_deliveries

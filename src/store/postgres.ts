@@ -17,7 +17,7 @@ import { migratePostgres } from "./postgres-migrations.ts";
 import { postgresPlantStore, type ReadNumbers } from "./postgres-plants.ts";
 import { createPostgresTokenStore } from "./postgres-tokens.ts";
 import { postgresWebhookReads } from "./postgres-webhooks.ts";
-import type { MigrationResult, Store } from "./store.ts";
+import type { MigrationResult, Store, StoreOptions } from "./store.ts";
 import { webhookStore } from "./webhooks.ts";
 
 export type { PostgresClient } from "./postgres-connect.ts";
@@ -97,7 +97,10 @@ async function openPool(db: PostgresDatabase, pooled: boolean): Promise<Postgres
 }
 
 /** Connects, migrates, and returns the store; a database that is away throws StoreUnavailableError. */
-export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
+export async function openPostgresStore(
+  db: PostgresDatabase,
+  options: StoreOptions = {},
+): Promise<Store> {
   const { schema, settings, pooled } = await openOnce(db);
   const sql = await openPool(db, pooled);
   const calls = boundedCalls(sql, {
@@ -121,7 +124,7 @@ export async function openPostgresStore(db: PostgresDatabase): Promise<Store> {
   return {
     plants: postgresPlantStore(readNumbers, write),
     tokens: createPostgresTokenStore(calls),
-    webhooks: webhookStore(write, newWebhookSecret, postgresWebhookReads(calls)),
+    webhooks: webhookStore(write, newWebhookSecret, postgresWebhookReads(calls), options.clock),
     async ping() {
       const deadline = Date.now() + PING_TIMEOUT_MS;
       try {

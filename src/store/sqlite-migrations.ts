@@ -90,6 +90,29 @@ const MIGRATIONS: readonly string[] = [
    ALTER TABLE webhook_deliveries DROP COLUMN plant_id;
    ALTER TABLE webhook_deliveries DROP COLUMN body;
    CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_id)`,
+  // 7: an endpoint gets the events recorded after its registration by order, not by clock:
+  // first_event_id is the id the next event would take then. AUTOINCREMENT, so an id is never
+  // taken again once the newest events are deleted. Events a race left without a delivery go.
+  `CREATE TABLE webhook_events_ordered (
+     id         INTEGER PRIMARY KEY AUTOINCREMENT,
+     type       TEXT NOT NULL,
+     subject_id INTEGER,
+     body       TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     fanned_out INTEGER NOT NULL DEFAULT 0
+   ) STRICT;
+   INSERT INTO webhook_events_ordered (id, type, subject_id, body, created_at, fanned_out)
+     SELECT id, type, subject_id, body, created_at, fanned_out FROM webhook_events AS ev
+     WHERE ev.fanned_out = 0
+        OR EXISTS (SELECT 1 FROM webhook_deliveries AS d WHERE d.event_id = ev.id);
+   DROP TABLE webhook_events;
+   ALTER TABLE webhook_events_ordered RENAME TO webhook_events;
+   CREATE INDEX webhook_events_unfanned ON webhook_events (id) WHERE fanned_out = 0;
+   ALTER TABLE webhook_endpoints ADD COLUMN first_event_id INTEGER NOT NULL DEFAULT 0;
+   UPDATE webhook_endpoints SET first_event_id = coalesce(
+     (SELECT min(ev.id) FROM webhook_events AS ev
+      WHERE ev.fanned_out = 0 AND ev.created_at >= webhook_endpoints.created_at),
+     (SELECT coalesce(max(id), 0) + 1 FROM webhook_events))`,
 ];
 
 /** The schema version this build migrates a SQLite file to. */

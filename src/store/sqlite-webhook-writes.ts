@@ -63,9 +63,11 @@ export const SELECT_DELIVERIES = `
 
 export const sqliteWebhookWrites: { [N in WebhookWriteName]: Prepare<N> } = {
   createWebhookEndpoint(db) {
+    // It gets every event recorded from now on: those with ids from the next one up.
     const insert = db.prepare<[string, string, string | null, string, number]>(
-      `INSERT INTO webhook_endpoints (id, url, description, secret, created_at)
-       VALUES (?, ?, ?, ?, ?)`,
+      `INSERT INTO webhook_endpoints (id, url, description, secret, created_at, first_event_id)
+       VALUES (?, ?, ?, ?, ?, coalesce(
+         (SELECT seq FROM sqlite_sequence WHERE name = 'webhook_events'), 0) + 1)`,
     );
     const count = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM webhook_endpoints");
     return ({ id, url, description, secret, createdAt, maxEndpoints }) => {
@@ -266,8 +268,8 @@ function eventsWithoutDeliveries(db: Database): (ids: readonly number[]) => void
 }
 
 /**
- * Fans the oldest events out into one pending delivery per endpoint enabled and registered by
- * then, at most FAN_OUT_ROWS deliveries at a time (always one event); how many it made.
+ * Fans the oldest events out into one pending delivery per endpoint enabled and registered
+ * before each was recorded, at most FAN_OUT_ROWS deliveries at a time (always one event); how many it made.
  * Delivery ids sort by their event's time, as the delivery log lists them.
  */
 function sqliteFanOut(db: Database): (now: number) => number {
@@ -289,7 +291,7 @@ function sqliteFanOut(db: Database): (now: number) => number {
             'pending', 0, @now, ev.created_at, @now
      FROM webhook_events AS ev CROSS JOIN webhook_endpoints AS e
      WHERE ev.fanned_out = 0 AND ev.id <= @last
-       AND e.disabled_at IS NULL AND e.created_at <= ev.created_at`,
+       AND e.disabled_at IS NULL AND e.first_event_id <= ev.id`,
   );
   const mark = db.prepare<[number]>(
     "UPDATE webhook_events SET fanned_out = 1 WHERE fanned_out = 0 AND id <= ?",

@@ -17,7 +17,12 @@ import { sqlitePlantStore } from "./sqlite-plants.ts";
 import { createSqliteTokenStore } from "./sqlite-tokens.ts";
 import { sqliteWebhookReads } from "./sqlite-webhooks.ts";
 import { createSqliteWriter } from "./sqlite-writer.ts";
-import { type MigrationResult, type Store, StoreUnavailableError } from "./store.ts";
+import {
+  type MigrationResult,
+  type Store,
+  type StoreOptions,
+  StoreUnavailableError,
+} from "./store.ts";
 import { webhookStore } from "./webhooks.ts";
 import { createWritePath } from "./writes.ts";
 
@@ -47,7 +52,7 @@ export function openSqliteDatabase(path: string): {
 // enough that a batch commits in a few milliseconds.
 const MAX_BATCH = 512;
 
-export function openSqliteStore(path: string): Store {
+export function openSqliteStore(path: string, options: StoreOptions = {}): Store {
   const { db, schema, identity } = openSqliteDatabase(path);
   const writer = createSqliteWriter({ path, fileIdentity: identity });
   const faults = createFaultLatch();
@@ -69,7 +74,12 @@ export function openSqliteStore(path: string): Store {
   return {
     plants: sqlitePlantStore(db, run, asStoreErrors),
     tokens: createSqliteTokenStore(db, asStoreErrors),
-    webhooks: webhookStore(run, newWebhookSecret, sqliteWebhookReads(db, asStoreErrors)),
+    webhooks: webhookStore(
+      run,
+      newWebhookSecret,
+      sqliteWebhookReads(db, asStoreErrors),
+      options.clock,
+    ),
     async ping() {
       try {
         probe.get();

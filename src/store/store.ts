@@ -65,6 +65,15 @@ export interface PlantStore {
   delete(id: bigint): Promise<boolean>;
 }
 
+/** How a store is opened, beside where. */
+export interface StoreOptions {
+  /**
+   * This instance's clock, in ms since the epoch: times it stamps itself (an endpoint's
+   * registration). Tests give an instance a clock that runs ahead or behind.
+   */
+  clock?: () => number;
+}
+
 /** What an engine opens: a repository per resource, all equals, and what the engine itself does. */
 export interface Store {
   readonly plants: PlantStore;

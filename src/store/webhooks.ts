@@ -283,7 +283,12 @@ export type WebhookReads = Pick<
 >;
 
 /** A WebhookStore from an engine's reads: every change one named write, the same everywhere. */
-export function webhookStore(run: Run, newSecret: () => string, reads: WebhookReads): WebhookStore {
+export function webhookStore(
+  run: Run,
+  newSecret: () => string,
+  reads: WebhookReads,
+  clock: () => number = Date.now,
+): WebhookStore {
   const fanOut = async () => (await run("fanOutWebhookEvents", {})).count;
   return {
     ...reads,
@@ -293,7 +298,7 @@ export function webhookStore(run: Run, newSecret: () => string, reads: WebhookRe
     },
     fanOut,
     async createEndpoint({ url, description, maxEndpoints }) {
-      const createdAt = Date.now();
+      const createdAt = clock();
       const row = { id: timeOrderedId("ep_", createdAt), url, description, createdAt };
       const secret = newSecret();
       const { outcome } = await run("createWebhookEndpoint", {

@@ -97,12 +97,20 @@ export function startClaimLoop(options: ClaimLoopOptions): ClaimLoop {
   };
 }
 
-/** A wait that can be cut short: `wake` ends the one under way, if any. */
+/**
+ * A wait that can be cut short: `wake` ends the one under way, or, between waits (a claim under
+ * way), the next one at once, so that a slot freed meanwhile is never left idle for a poll.
+ */
 function createPause(): { for(ms: number): Promise<void>; wake(): void } {
   let wake: (() => void) | undefined;
+  let woken = false;
   return {
-    for: (ms) =>
-      new Promise<void>((resolve) => {
+    for: (ms) => {
+      if (woken) {
+        woken = false;
+        return Promise.resolve();
+      }
+      return new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, Math.max(0, ms));
         wake = () => {
           clearTimeout(timer);
@@ -110,8 +118,12 @@ function createPause(): { for(ms: number): Promise<void>; wake(): void } {
         };
       }).finally(() => {
         wake = undefined;
-      }),
-    wake: () => wake?.(),
+      });
+    },
+    wake: () => {
+      if (wake === undefined) woken = true;
+      else wake();
+    },
   };
 }
 

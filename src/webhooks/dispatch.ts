@@ -80,22 +80,27 @@ export class Dispatch {
   }
 
   /**
-   * One whose lease would end mid-attempt goes back; so does every one of an endpoint deleted
-   * or disabled meanwhile (looked up once for each endpoint about to be sent to), and none is
-   * sent to it.
+   * Every one whose lease would end mid-attempt goes back, all at once (taken back one a turn,
+   * a queue longer than a lease's margin holds never drained); so does every one of an endpoint
+   * deleted or disabled meanwhile (looked up once for each endpoint about to be sent to), and
+   * none is sent to it.
    */
   private async startNext(): Promise<void> {
     const { store, settings, slots } = this.options;
-    const latestStart = Date.now() - settings.leaseMs + settings.timeoutMs;
+    const latestStart = () => Date.now() - settings.leaseMs + settings.timeoutMs;
+    for (const { delivery } of slots.dropClaimedBefore(latestStart())) {
+      this.toRelease.push(delivery.id);
+    }
     const next = slots.take();
     const live = new Map<string, boolean>();
     for (const id of new Set(next.map((item) => item.delivery.endpointId))) {
       const endpoint = await store.getEndpoint(id).catch(() => undefined);
       live.set(id, endpoint !== undefined && endpoint.disabledAt === null);
     }
+    const startBy = latestStart();
     for (const item of next) {
       const { endpointId, id } = item.delivery;
-      if (this.stopping || !live.get(endpointId) || item.claimedAt < latestStart) {
+      if (this.stopping || !live.get(endpointId) || item.claimedAt < startBy) {
         slots.cancelled(endpointId);
         this.toRelease.push(id);
         if (live.get(endpointId) === false) this.endpointGone(endpointId);

@@ -107,6 +107,22 @@ export class Slots {
     return extra;
   }
 
+  /**
+   * Every queued delivery claimed before `claimedAt`, taken out: its lease would end during its
+   * attempt, so it goes back to the store, all at once, to be claimed afresh.
+   */
+  dropClaimedBefore(claimedAt: number): Queued[] {
+    const dropped: Queued[] = [];
+    for (const [id, endpoint] of this.endpoints) {
+      // Queues are in claim order: the stale ones are a prefix.
+      const stale = endpoint.queue.findIndex((item) => item.claimedAt >= claimedAt);
+      dropped.push(...endpoint.queue.splice(0, stale === -1 ? endpoint.queue.length : stale));
+      this.forget(id, endpoint);
+    }
+    this.queuedCount -= dropped.length;
+    return dropped;
+  }
+
   /** Every queued delivery, taken out (stopping). */
   dropAll(): Queued[] {
     const dropped = [...this.endpoints.values()].flatMap((endpoint) => endpoint.queue.splice(0));

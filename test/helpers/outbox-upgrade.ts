@@ -29,3 +29,37 @@ export async function expectUpgradedDelivery(store: Store): Promise<void> {
     expect.objectContaining({ id: V5_ROWS.delivery, body: V5_ROWS.body, attempts: 0 }),
   ]);
 }
+
+/**
+ * A version-6 outbox (events chosen for an endpoint by time): one endpoint registered at
+ * `registeredAt`; an event fanned out with no delivery left (a race left it); events not fanned
+ * out yet from before and after the registration; one fanned out with a pending delivery.
+ */
+export const V6_ROWS = {
+  endpoint: "ep_000000000002bbbbbbbbbb",
+  registeredAt: 1_700_000_010_000,
+  events: [
+    { id: 1, subject: 1n, at: 1_700_000_005_000, fannedOut: true },
+    { id: 2, subject: 2n, at: 1_700_000_009_000, fannedOut: false },
+    { id: 3, subject: 3n, at: 1_700_000_011_000, fannedOut: false },
+    { id: 4, subject: 4n, at: 1_700_000_012_000, fannedOut: true },
+  ],
+  delivery: { id: "msg_000000000004bbbbbbbbbbbbbbbbbbbb", event: 4 },
+};
+
+/**
+ * The upgraded store forgot the leftover event, keeps the endpoint's events to those after its
+ * registration, and sends it the events recorded after the upgrade.
+ */
+export async function expectUpgradedOutbox(
+  store: Store,
+  storedEvents: () => Promise<number>,
+): Promise<void> {
+  expect(await storedEvents()).toBe(3);
+  await store.webhooks.fanOut();
+  await store.plants.create({ id: 5n, name: "after the upgrade" });
+  const listed = await store.webhooks.listDeliveries(V6_ROWS.endpoint, { limit: 10 });
+  expect(listed?.deliveries.map((d) => d.plantId).sort()).toEqual([3n, 4n, 5n]);
+  // Event 2 went to no endpoint, so it is not kept either.
+  expect(await storedEvents()).toBe(3);
+}

@@ -6,7 +6,7 @@ import { afterAll, beforeAll } from "vitest";
 import { loadConfig } from "../../src/config/config.ts";
 import { openPostgresStore } from "../../src/store/postgres.ts";
 import { openSqliteStore } from "../../src/store/sqlite.ts";
-import type { Store } from "../../src/store/store.ts";
+import type { Store, StoreOptions } from "../../src/store/store.ts";
 import { createTestDatabase, TEST_DATABASE_URL } from "./postgres.ts";
 
 export interface TestStore {
@@ -14,7 +14,7 @@ export interface TestStore {
   url: string;
   store: Store;
   /** Opens a second, independent connection (pool) to the same database. */
-  reopen(): Promise<Store>;
+  reopen(options?: StoreOptions): Promise<Store>;
   /** Closes every connection and removes the database. */
   destroy(): Promise<void>;
 }
@@ -27,12 +27,12 @@ export interface StoreEngine {
 /** Opens stores on one database and closes them all before the database goes away. */
 async function trackStores(
   url: string,
-  open: () => Promise<Store>,
+  open: (options: StoreOptions) => Promise<Store>,
   remove: () => Promise<void>,
 ): Promise<TestStore> {
   const opened: Store[] = [];
-  const reopen = async (): Promise<Store> => {
-    const store = await open();
+  const reopen = async (options: StoreOptions = {}): Promise<Store> => {
+    const store = await open(options);
     opened.push(store);
     return store;
   };
@@ -54,7 +54,7 @@ export const sqliteEngine: StoreEngine = {
     const path = join(dir, "plants.db");
     return trackStores(
       `sqlite:${path}`,
-      async () => openSqliteStore(path),
+      async (options) => openSqliteStore(path, options),
       async () => rmSync(dir, { recursive: true, force: true }),
     );
   },
@@ -67,7 +67,7 @@ export const postgresEngine: StoreEngine = {
     const config = loadConfig({ DATABASE_URL: db.url });
     if (config.database.engine !== "postgres") throw new Error("not a PostgreSQL URL");
     const database = config.database;
-    return trackStores(db.url, () => openPostgresStore(database), db.drop);
+    return trackStores(db.url, (options) => openPostgresStore(database, options), db.drop);
   },
 };
 

@@ -12,10 +12,16 @@ import {
 } from "../../src/store/store.ts";
 import { uniqueId } from "../helpers/app.ts";
 import { sleep, waitUntil } from "../helpers/load.ts";
-import { expectUpgradedDelivery, V5_ROWS } from "../helpers/outbox-upgrade.ts";
+import {
+  expectUpgradedDelivery,
+  expectUpgradedOutbox,
+  V5_ROWS,
+  V6_ROWS,
+} from "../helpers/outbox-upgrade.ts";
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from "../helpers/postgres.ts";
 import { postgresEngine } from "../helpers/stores.ts";
 import { hostAndPort, startTcpProxy, type TcpProxy, throughProxy } from "../helpers/tcp-proxy.ts";
+import { storedEvents } from "../helpers/token-rows.ts";
 import { describeStoreContract } from "./store-contract.ts";
 
 const enabled = TEST_DATABASE_URL !== undefined;
@@ -101,7 +107,12 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
     }
   });
 
-  it("when a version-5 database holds pending deliveries, then each becomes an event of its own and is still sent", async () => {
+  /** A database migrated to `version` and filled as that version would have, then opened. */
+  async function upgradedFrom(
+    version: number,
+    fill: (sql: postgres.Sql<{ bigint: bigint }>) => Promise<void>,
+    check: (store: Store, url: string) => Promise<void>,
+  ): Promise<void> {
     const old = await createTestDatabase();
     try {
       const sql = postgres(old.url, {
@@ -109,24 +120,57 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
         onnotice: () => undefined,
         types: { bigint: postgres.BigInt },
       });
-      await migratePostgres(sql, 5);
-      const { endpoint, delivery, plantId, body, at } = V5_ROWS;
-      await sql`INSERT INTO webhook_endpoints (id, url, secret, created_at)
-                VALUES (${endpoint}, 'https://a.example/h', 'whsec_x', ${new Date(at)})`;
-      await sql`INSERT INTO webhook_deliveries (id, endpoint_id, plant_id, body, status, attempts,
-                  next_attempt_at, created_at, updated_at)
-                VALUES (${delivery}, ${endpoint}, ${String(plantId)}::int8, ${body}, 'pending', 0,
-                        ${new Date(at)}, ${new Date(at)}, ${new Date(at)})`;
+      await migratePostgres(sql, version);
+      await fill(sql);
       await sql.end();
       const store = await openPostgresStore(settingsFor(old.url));
       try {
-        await expectUpgradedDelivery(store);
+        await check(store, old.url);
       } finally {
         await store.close();
       }
     } finally {
       await old.drop();
     }
+  }
+
+  it("when a version-5 database holds pending deliveries, then each becomes an event of its own and is still sent", async () => {
+    const { endpoint, delivery, plantId, body, at } = V5_ROWS;
+    await upgradedFrom(
+      5,
+      async (sql) => {
+        await sql`INSERT INTO webhook_endpoints (id, url, secret, created_at)
+                  VALUES (${endpoint}, 'https://a.example/h', 'whsec_x', ${new Date(at)})`;
+        await sql`INSERT INTO webhook_deliveries (id, endpoint_id, plant_id, body, status, attempts,
+                    next_attempt_at, created_at, updated_at)
+                  VALUES (${delivery}, ${endpoint}, ${String(plantId)}::int8, ${body}, 'pending', 0,
+                          ${new Date(at)}, ${new Date(at)}, ${new Date(at)})`;
+      },
+      (store) => expectUpgradedDelivery(store),
+    );
+  });
+
+  it("when a version-6 database holds events, then the endpoint gets those recorded after its registration, and a leftover event goes", async () => {
+    const { endpoint, registeredAt, events, delivery } = V6_ROWS;
+    const at = new Date(registeredAt);
+    await upgradedFrom(
+      6,
+      async (sql) => {
+        await sql`INSERT INTO webhook_endpoints (id, url, secret, created_at)
+                  VALUES (${endpoint}, 'https://a.example/h', 'whsec_x', ${at})`;
+        for (const e of events) {
+          await sql`INSERT INTO webhook_events (id, type, subject_id, body, created_at, fanned_out)
+                    VALUES (${e.id}, 'newPlant', ${String(e.subject)}::int8, '{}',
+                            ${new Date(e.at)}, ${e.fannedOut})`;
+        }
+        await sql`SELECT setval('webhook_events_id_seq', ${events.length})`;
+        await sql`INSERT INTO webhook_deliveries (id, endpoint_id, event_id, status, attempts,
+                    next_attempt_at, created_at, updated_at)
+                  VALUES (${delivery.id}, ${endpoint}, ${delivery.event}, 'pending', 0, ${at},
+                          ${at}, ${at})`;
+      },
+      (store, url) => expectUpgradedOutbox(store, () => storedEvents(url)),
+    );
   });
 
   it("when the URL carries a password, then describe() masks it", async () => {

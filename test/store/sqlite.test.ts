@@ -8,8 +8,14 @@ import { openSqliteStore } from "../../src/store/sqlite.ts";
 import { WAL_CHECKPOINT_PAGES } from "../../src/store/sqlite-connection.ts";
 import { migrateSqlite, SQLITE_SCHEMA_VERSION } from "../../src/store/sqlite-migrations.ts";
 import { StoreUnavailableError } from "../../src/store/store.ts";
-import { expectUpgradedDelivery, V5_ROWS } from "../helpers/outbox-upgrade.ts";
+import {
+  expectUpgradedDelivery,
+  expectUpgradedOutbox,
+  V5_ROWS,
+  V6_ROWS,
+} from "../helpers/outbox-upgrade.ts";
 import { sqliteEngine } from "../helpers/stores.ts";
+import { storedEvents } from "../helpers/token-rows.ts";
 import { describeStoreContract } from "./store-contract.ts";
 
 describeStoreContract(sqliteEngine);
@@ -152,6 +158,36 @@ describe("SQLite specifics", () => {
     const store = openSqliteStore(path);
     try {
       await expectUpgradedDelivery(store);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("when a version-6 file holds events, then the endpoint gets those recorded after its registration, and a leftover event goes", async () => {
+    const path = tempPath("plants.db");
+    const old = new Database(path);
+    old.pragma("journal_mode = WAL");
+    migrateSqlite(old, 6);
+    const { endpoint, registeredAt, events, delivery } = V6_ROWS;
+    old
+      .prepare(
+        "INSERT INTO webhook_endpoints (id, url, secret, created_at) VALUES (?, 'https://a.example/h', 'whsec_x', ?)",
+      )
+      .run(endpoint, registeredAt);
+    const event = old.prepare(
+      "INSERT INTO webhook_events (id, type, subject_id, body, created_at, fanned_out) VALUES (?, 'newPlant', ?, '{}', ?, ?)",
+    );
+    for (const e of events) event.run(e.id, e.subject, e.at, e.fannedOut ? 1 : 0);
+    old
+      .prepare(
+        `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, status, attempts,
+           next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, 'pending', 0, ?, ?, ?)`,
+      )
+      .run(delivery.id, endpoint, delivery.event, registeredAt, registeredAt, registeredAt);
+    old.close();
+    const store = openSqliteStore(path);
+    try {
+      await expectUpgradedOutbox(store, () => storedEvents(`sqlite:${path}`));
     } finally {
       await store.close();
     }
