@@ -46,8 +46,8 @@ try {
 await build({
   entryPoints: {
     main: "src/main.ts",
-    // src/store/sqlite-writer.ts starts ./sqlite-writer-thread.mjs: here, the compiled thread.
-    "sqlite-writer-thread": "src/store/sqlite-writer-thread.ts",
+    // src/store/sqlite/writer.ts starts ./writer-thread.mjs: here, the compiled thread.
+    "writer-thread": "src/store/sqlite/writer-thread.ts",
   },
   outdir: fresh,
   outExtension: { ".js": ".mjs" },

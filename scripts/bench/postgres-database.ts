@@ -2,8 +2,8 @@
 // fresh, migrated, preloaded, and dropped afterwards (npm run bench and bench:paired).
 import postgres from "postgres";
 import { migrateDatabase } from "../../src/store/open.ts";
-import { connectPostgres } from "../../src/store/postgres.ts";
-import { parsePostgresUrl } from "../../src/store/postgres-url.ts";
+import { connectPostgres } from "../../src/store/postgres/store.ts";
+import { parsePostgresUrl } from "../../src/store/postgres/url.ts";
 import { preloadPostgres } from "./preload.ts";
 
 export interface BenchDatabase {

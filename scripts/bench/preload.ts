@@ -1,8 +1,8 @@
 // Fills a store with N plants before a run, with the same id spread as the load itself, so
 // that "1,000,000 plants already stored" is the shape the requests then meet.
 
-import type { PostgresClient } from "../../src/store/postgres.ts";
-import { openSqliteDatabase } from "../../src/store/sqlite.ts";
+import type { PostgresClient } from "../../src/store/postgres/store.ts";
+import { openSqliteDatabase } from "../../src/store/sqlite/store.ts";
 import { benchId, benchIdSql, benchName } from "./ids.ts";
 
 const ROWS_PER_TRANSACTION = 50_000;

@@ -13,7 +13,7 @@ export interface TokenLookup {
   drain(): Promise<void>;
 }
 
-// Hashes in one query: as many as one SQLite statement takes (src/store/sqlite-tokens.ts).
+// Hashes in one query: as many as one SQLite statement takes (src/store/sqlite/tokens.ts).
 const MAX_HASHES_PER_QUERY = 500;
 
 export function createTokenLookup(store: TokenStore): TokenLookup {

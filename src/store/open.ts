@@ -7,11 +7,11 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { type DatabaseConfig, redactUrl } from "../config/config.ts";
 import { type MigrationResult, type Store, StoreUnavailableError } from "./store.ts";
 
-const sqlite = () => import("./sqlite.ts");
+const sqlite = () => import("./sqlite/store.ts");
 const postgres = async () => ({
-  ...(await import("./postgres.ts")),
-  ...(await import("./postgres-errors.ts")),
-  ...(await import("./postgres-migrations.ts")),
+  ...(await import("./postgres/store.ts")),
+  ...(await import("./postgres/errors.ts")),
+  ...(await import("./postgres/migrations.ts")),
 });
 
 export interface OpenOptions {

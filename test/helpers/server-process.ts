@@ -9,7 +9,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, expect } from "vitest";
 import { startNodeArguments } from "../../scripts/start-command.ts";
-import { openSqliteStore } from "../../src/store/sqlite.ts";
+import { openSqliteStore } from "../../src/store/sqlite/store.ts";
 import type { Store } from "../../src/store/store.ts";
 import { TOKEN } from "./app.ts";
 

@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { loadConfig } from "../../src/config/config.ts";
-import { openPostgresStore } from "../../src/store/postgres.ts";
-import { openSqliteStore } from "../../src/store/sqlite.ts";
+import { openPostgresStore } from "../../src/store/postgres/store.ts";
+import { openSqliteStore } from "../../src/store/sqlite/store.ts";
 import type { Store, StoreOptions } from "../../src/store/store.ts";
 import { createTestDatabase, TEST_DATABASE_URL } from "./postgres.ts";
 

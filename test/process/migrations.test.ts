@@ -1,8 +1,8 @@
 // Schema migrations as operators meet them, on every engine: servers starting together on an
 // empty database, a schema newer than this build, and `npm run migrate`.
 import { afterEach, describe, expect, test } from "vitest";
-import { POSTGRES_MIGRATIONS } from "../../src/store/postgres-migrations.ts";
-import { SQLITE_SCHEMA_VERSION } from "../../src/store/sqlite-migrations.ts";
+import { POSTGRES_MIGRATIONS } from "../../src/store/postgres/migrations.ts";
+import { SQLITE_SCHEMA_VERSION } from "../../src/store/sqlite/migrations.ts";
 import type { Store } from "../../src/store/store.ts";
 import { plantJson, uniqueId } from "../helpers/app.ts";
 import { type EmptyDatabase, emptyDatabaseKinds, openStoreAt } from "../helpers/empty-databases.ts";

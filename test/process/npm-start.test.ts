@@ -4,7 +4,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { afterAll, afterEach, describe, expect, test } from "vitest";
-import { openSqliteStore } from "../../src/store/sqlite.ts";
+import { openSqliteStore } from "../../src/store/sqlite/store.ts";
 import { plantJson, TOKEN, uniqueId } from "../helpers/app.ts";
 import { makeTempDb, REPO_ROOT } from "../helpers/server-process.ts";
 import { expectPlantAnswer, post, waitUntilRefused } from "../helpers/socket-http.ts";

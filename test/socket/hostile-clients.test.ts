@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { afterAll, describe, expect, test } from "vitest";
-import { openSqliteStore } from "../../src/store/sqlite.ts";
+import { openSqliteStore } from "../../src/store/sqlite/store.ts";
 import { AUTH, plantJson, uniqueId } from "../helpers/app.ts";
 import { documentedPaths } from "../helpers/document.ts";
 import { sleep, waitUntil } from "../helpers/load.ts";

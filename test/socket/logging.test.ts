@@ -1,7 +1,7 @@
 // What the spawned server logs for requests it answers: one JSON line per request, once it is
 // answered, and never a credential or a request body.
 import { afterAll, afterEach, describe, expect, test } from "vitest";
-import { openSqliteStore } from "../../src/store/sqlite.ts";
+import { openSqliteStore } from "../../src/store/sqlite/store.ts";
 import { plantJson, TOKEN, uniqueId } from "../helpers/app.ts";
 import { killLeftoverServers, makeTempDb, startServer } from "../helpers/server-process.ts";
 import { type Answer, post, rawRequest } from "../helpers/socket-http.ts";

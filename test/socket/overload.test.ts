@@ -4,7 +4,7 @@
 // hook exists for tests: the lag is real. (Whether it recovers is not asserted: on a machine
 // shared with other test runs, even an idle process may lag past 1 ms.)
 import { describe, expect, test } from "vitest";
-import { openSqliteStore } from "../../src/store/sqlite.ts";
+import { openSqliteStore } from "../../src/store/sqlite/store.ts";
 import { plantJson, uniqueId } from "../helpers/app.ts";
 import { expectExampleAnswer } from "../helpers/examples.ts";
 import { startServer, useServerSuite } from "../helpers/server-process.ts";

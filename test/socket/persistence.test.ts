@@ -1,7 +1,7 @@
 // What a server stores survives a graceful stop (SIGTERM) and is served, exactly, by the
 // next server process on the same file.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { openSqliteStore } from "../../src/store/sqlite.ts";
+import { openSqliteStore } from "../../src/store/sqlite/store.ts";
 import type { NewPlant } from "../../src/store/store.ts";
 import { plantJson, uniqueId } from "../helpers/app.ts";
 import { plantOf } from "../helpers/load.ts";

@@ -6,7 +6,7 @@
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { BODY_LIMIT_BYTES } from "../../src/app.ts";
-import { openSqliteStore } from "../../src/store/sqlite.ts";
+import { openSqliteStore } from "../../src/store/sqlite/store.ts";
 import { AUTH, plantJson, uniqueId } from "../helpers/app.ts";
 import {
   killLeftoverServers,

@@ -3,7 +3,7 @@
 import { connect } from "node:net";
 import { isDeepStrictEqual } from "node:util";
 import { afterAll, afterEach, describe, expect, test } from "vitest";
-import { openSqliteStore } from "../../src/store/sqlite.ts";
+import { openSqliteStore } from "../../src/store/sqlite/store.ts";
 import type { Store } from "../../src/store/store.ts";
 import { plantJson, uniqueId } from "../helpers/app.ts";
 import { type Outcome, plantOf, sleep, startLoad, waitUntil } from "../helpers/load.ts";

@@ -3,7 +3,7 @@
 // connections than the cap. Every loop here is bounded in count and time.
 import { connect, type Socket } from "node:net";
 import { describe, expect, test } from "vitest";
-import { openSqliteStore } from "../../src/store/sqlite.ts";
+import { openSqliteStore } from "../../src/store/sqlite/store.ts";
 import { plantJson, uniqueId } from "../helpers/app.ts";
 import { sleep, waitUntil } from "../helpers/load.ts";
 import { startServer, useServerSuite } from "../helpers/server-process.ts";

@@ -2,8 +2,8 @@ import { type AddressInfo, createServer } from "node:net";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig, type PostgresDatabase } from "../../src/config/config.ts";
-import { openPostgresStore } from "../../src/store/postgres.ts";
-import { migratePostgres, POSTGRES_MIGRATIONS } from "../../src/store/postgres-migrations.ts";
+import { migratePostgres, POSTGRES_MIGRATIONS } from "../../src/store/postgres/migrations.ts";
+import { openPostgresStore } from "../../src/store/postgres/store.ts";
 import {
   SchemaTooNewError,
   type Store,

@@ -4,9 +4,9 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { openStore } from "../../src/store/open.ts";
-import { openSqliteStore } from "../../src/store/sqlite.ts";
-import { WAL_CHECKPOINT_PAGES } from "../../src/store/sqlite-connection.ts";
-import { migrateSqlite, SQLITE_SCHEMA_VERSION } from "../../src/store/sqlite-migrations.ts";
+import { WAL_CHECKPOINT_PAGES } from "../../src/store/sqlite/connection.ts";
+import { migrateSqlite, SQLITE_SCHEMA_VERSION } from "../../src/store/sqlite/migrations.ts";
+import { openSqliteStore } from "../../src/store/sqlite/store.ts";
 import { StoreUnavailableError } from "../../src/store/store.ts";
 import {
   expectUpgradedDelivery,

@@ -1,8 +1,8 @@
 // What the PostgreSQL store sends through a pooler in place of bound parameters (numbers
 // written into the text), and which failures mean the connection itself is gone.
 import { describe, expect, it } from "vitest";
-import { withNumbers } from "../../src/store/postgres-deadlines.ts";
-import { isConnectionLost } from "../../src/store/postgres-errors.ts";
+import { withNumbers } from "../../src/store/postgres/deadlines.ts";
+import { isConnectionLost } from "../../src/store/postgres/errors.ts";
 
 describe("numbers written into a read", () => {
   it("when a read's values are whole numbers, then each $n becomes its value in parentheses, $10 apart from $1", () => {

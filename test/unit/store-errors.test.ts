@@ -1,8 +1,8 @@
 // Which database failures are the store's faults (503, not ready until a test write passes),
 // which are a passing unavailability (503), and which are faults in this code (500).
 import { describe, expect, it } from "vitest";
-import { asStoreError } from "../../src/store/postgres-errors.ts";
-import { sqliteStoreError } from "../../src/store/sqlite-errors.ts";
+import { asStoreError } from "../../src/store/postgres/errors.ts";
+import { sqliteStoreError } from "../../src/store/sqlite/errors.ts";
 import { StoreFaultError, StoreUnavailableError } from "../../src/store/store.ts";
 
 const kindOf = (error: unknown): string =>

@@ -1,6 +1,6 @@
 // Schema versions for the SQLite store, recorded in PRAGMA user_version.
 import type { Database } from "better-sqlite3";
-import { type MigrationResult, SchemaTooNewError } from "./store.ts";
+import { type MigrationResult, SchemaTooNewError } from "../store.ts";
 
 const MIGRATIONS: readonly string[] = [
   // 1: plants. id is the rowid (a signed 64-bit integer); STRICT refuses values of the

@@ -2,7 +2,7 @@
 // busy timeout is busy, not broken (503, retry); a full disk, a read-only or unopenable file,
 // an I/O error or a damaged file is a fault of the store, not of the request (503, and not
 // ready until a test write succeeds); anything else is a fault in this code (500).
-import { StoreFaultError, StoreUnavailableError } from "./store.ts";
+import { StoreFaultError, StoreUnavailableError } from "../store.ts";
 
 const LOCKED_CODES: ReadonlySet<string> = new Set(["SQLITE_BUSY", "SQLITE_LOCKED"]);
 // Primary result codes; better-sqlite3 reports extended ones such as SQLITE_IOERR_WRITE.

@@ -1,9 +1,10 @@
 // Schema versions for the PostgreSQL store, recorded in plantstore_migrations. Only SQL
 // that PostgreSQL, CockroachDB and YugabyteDB share: no advisory locks, no LOCK TABLE,
 // no triggers or extensions. Instances starting together serialise on one locked row.
-import type { PostgresClient } from "./postgres.ts";
-import { isUnavailable } from "./postgres-errors.ts";
-import { type MigrationResult, SchemaTooNewError } from "./store.ts";
+
+import { type MigrationResult, SchemaTooNewError } from "../store.ts";
+import { isUnavailable } from "./errors.ts";
+import type { PostgresClient } from "./store.ts";
 
 interface Migration {
   name: string;

@@ -1,8 +1,8 @@
 // The plants on PostgreSQL: reads as one statement each on the pool, writes through the write
 // path (postgres.ts gives each its caller's deadline).
-import { plantWrites, toPlant, toStoredPlant } from "./rows.ts";
-import type { PlantStore } from "./store.ts";
-import type { WritePath } from "./writes.ts";
+import { plantWrites, toPlant, toStoredPlant } from "../rows.ts";
+import type { PlantStore } from "../store.ts";
+import type { WritePath } from "../writes.ts";
 
 interface PlantRow {
   name: string;

@@ -3,8 +3,7 @@
 // statements as it can, with one result per write in the order given. Ids travel as text and
 // are cast on the server, so none passes through a double.
 import type { TransactionSql } from "postgres";
-import type { OutboxEvent } from "./outbox.ts";
-import { postgresWebhookWrites } from "./postgres-webhook-writes.ts";
+import type { OutboxEvent } from "../outbox.ts";
 import type {
   PlantChange,
   PlantRow,
@@ -12,7 +11,8 @@ import type {
   WriteArgs,
   WriteName,
   WriteResult,
-} from "./writes.ts";
+} from "../writes.ts";
+import { postgresWebhookWrites } from "./webhook-writes.ts";
 
 export type PostgresTransaction = TransactionSql<{ bigint: bigint }>;
 

@@ -1,23 +1,23 @@
 // The thread that owns the SQLite write connection. Each batch is one transaction and one
 // fsync (synchronous=FULL); the commit blocks this thread, never the event loop that serves
 // requests. Writes are applied in order, so two writes of one id in a batch meet exactly as
-// they would one after the other. What a write does is its entry in sqlite-writes.ts.
+// they would one after the other. What a write does is its entry in writes.ts.
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
-import { eventsOf } from "./outbox.ts";
-import { configureWriterConnection } from "./sqlite-connection.ts";
-import { fileIdentity } from "./sqlite-file.ts";
+import { eventsOf } from "../outbox.ts";
+import { VIOLATED, type Violated, type Write } from "../writes.ts";
+import { configureWriterConnection } from "./connection.ts";
+import { fileIdentity } from "./file.ts";
 import {
   FILE_MOVED_CODE,
   type FromWriter,
   type ToWriter,
   type WriterData,
-} from "./sqlite-writer-protocol.ts";
-import { recordSqliteEvents, sqliteWrites } from "./sqlite-writes.ts";
-import { VIOLATED, type Violated, type Write } from "./writes.ts";
+} from "./writer-protocol.ts";
+import { recordSqliteEvents, sqliteWrites } from "./writes.ts";
 
 const port = parentPort;
-if (port === null) throw new Error("sqlite-writer-thread.ts runs only as a worker thread");
+if (port === null) throw new Error("writer-thread.ts runs only as a worker thread");
 const { path, fileIdentity: opened } = workerData as WriterData;
 const send = (message: FromWriter) => port.postMessage(message);
 

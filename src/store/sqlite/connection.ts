@@ -35,8 +35,8 @@ export function configureConnection(db: Database): void {
 // thread's time on a million plants, and a create there cost 3-7% more CPU than with this
 // cache, though the smaller cache reads more pages back (BENCHMARKS.md, "The write thread's
 // page cache").
-// Large enough to hold a full batch's dirty pages (MAX_BATCH scattered rows, src/store/
-// sqlite.ts) without spilling them before its commit, beside the B-tree's inner pages of a few
+// Large enough to hold a full batch's dirty pages (MAX_BATCH scattered rows, store.ts) without
+// spilling them before its commit, beside the B-tree's inner pages of a few
 // million plants (some 40 a million); past that, inner pages are read again, not spilled.
 export const WRITER_CACHE_KIB = 4000;
 

@@ -1,11 +1,11 @@
-// The main thread's handle on the SQLite write thread (sqlite-writer-thread.ts): started on
+// The main thread's handle on the SQLite write thread (writer-thread.ts): started on
 // the first write, taking batches and probes in order (a probe waits behind the batch being
 // committed), restarted if it ever dies.
 import { Worker } from "node:worker_threads";
-import { sqliteStoreError } from "./sqlite-errors.ts";
-import type { FromWriter, ToWriter, WriterData } from "./sqlite-writer-protocol.ts";
-import { StoreUnavailableError } from "./store.ts";
-import type { Write } from "./writes.ts";
+import { StoreUnavailableError } from "../store.ts";
+import type { Write } from "../writes.ts";
+import { sqliteStoreError } from "./errors.ts";
+import type { FromWriter, ToWriter, WriterData } from "./writer-protocol.ts";
 
 export interface SqliteWriter {
   /** Applies the writes in order, in one transaction; one result per write. */
@@ -17,7 +17,7 @@ export interface SqliteWriter {
   close(): Promise<void>;
 }
 
-const THREAD_ENTRY = new URL("./sqlite-writer-thread.mjs", import.meta.url);
+const THREAD_ENTRY = new URL("./writer-thread.mjs", import.meta.url);
 
 type Results = readonly unknown[];
 

@@ -1,11 +1,7 @@
 // The reads of a WebhookStore on SQLite (its writes are webhookStore's, on the write path).
 import type { Database } from "better-sqlite3";
-import {
-  deliveryFromSqlite,
-  SELECT_DELIVERIES,
-  type SqliteDeliveryRow,
-} from "./sqlite-webhook-writes.ts";
-import { BACKLOG_COUNTED_UP_TO, type WebhookEndpoint, type WebhookReads } from "./webhooks.ts";
+import { BACKLOG_COUNTED_UP_TO, type WebhookEndpoint, type WebhookReads } from "../webhooks.ts";
+import { deliveryFromSqlite, SELECT_DELIVERIES, type SqliteDeliveryRow } from "./webhook-writes.ts";
 
 interface EndpointRow {
   id: string;

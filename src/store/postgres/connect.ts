@@ -4,8 +4,8 @@
 import { connect as connectTcp, type Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import postgres, { type Options, type PostgresType, type Sql } from "postgres";
-import type { PostgresDatabase } from "../config/config.ts";
-import type { PostgresAddress } from "./postgres-url.ts";
+import type { PostgresDatabase } from "../../config/config.ts";
+import type { PostgresAddress } from "./url.ts";
 
 /** The client with int8 mapped to BigInt, which is what lets a bigint be a parameter. */
 export type PostgresClient = Sql<{ bigint: bigint }>;
@@ -15,7 +15,7 @@ export interface ConnectOptions {
    * Through a pooler that lends a server connection per transaction (PgBouncer's transaction
    * mode): no prepared statements, which live on one server connection, and no settings at
    * connection time, which PgBouncer refuses (statement_timeout goes with each transaction
-   * and each read instead, postgres-deadlines.ts).
+   * and each read instead, deadlines.ts).
    */
   pooled: boolean;
   /**

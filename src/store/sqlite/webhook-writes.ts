@@ -11,8 +11,8 @@ import {
   retiredAfterRotation,
   signingSecrets,
   type WebhookDelivery,
-} from "./webhooks.ts";
-import type { WriteArgs, WriteResult } from "./writes.ts";
+} from "../webhooks.ts";
+import type { WriteArgs, WriteResult } from "../writes.ts";
 
 type WebhookWriteName =
   | "createWebhookEndpoint"

@@ -1,16 +1,9 @@
 // The write path on PostgreSQL: group commit, each batch in one transaction on the pool, with
 // the deadline of its last caller, tried again when the engine aborts it as contended, and
 // applied write by write in savepoints when a write breaks a rule of the schema (writes.ts).
-import type { PostgresDatabase } from "../config/config.ts";
-import { createFaultLatch, type FaultLatch } from "./fault-latch.ts";
-import { eventsOf } from "./outbox.ts";
-import { type BoundedCalls, CLIENT_GRACE_MS, within } from "./postgres-deadlines.ts";
-import { asStoreError, isRetryableTransaction, isViolation } from "./postgres-errors.ts";
-import {
-  type PostgresTransaction,
-  postgresWrites,
-  recordPostgresEvents,
-} from "./postgres-writes.ts";
+import type { PostgresDatabase } from "../../config/config.ts";
+import { createFaultLatch, type FaultLatch } from "../fault-latch.ts";
+import { eventsOf } from "../outbox.ts";
 import {
   createWritePath,
   VIOLATED,
@@ -19,7 +12,10 @@ import {
   type WriteArgs,
   type WriteName,
   type WritePath,
-} from "./writes.ts";
+} from "../writes.ts";
+import { type BoundedCalls, CLIENT_GRACE_MS, within } from "./deadlines.ts";
+import { asStoreError, isRetryableTransaction, isViolation } from "./errors.ts";
+import { type PostgresTransaction, postgresWrites, recordPostgresEvents } from "./writes.ts";
 
 const TRANSACTION_ATTEMPTS = 3;
 // Rows in one INSERT: enough to share a flush among every waiting request, small enough

@@ -1,12 +1,13 @@
 // The reads of a WebhookStore on PostgreSQL (its writes are webhookStore's, on the write path).
-import type { BoundedCalls } from "./postgres-deadlines.ts";
-import { asStoreError } from "./postgres-errors.ts";
+
+import { BACKLOG_COUNTED_UP_TO, type WebhookEndpoint, type WebhookReads } from "../webhooks.ts";
+import type { BoundedCalls } from "./deadlines.ts";
+import { asStoreError } from "./errors.ts";
 import {
   DELIVERY_COLUMNS,
   deliveryFromPostgres,
   type PostgresDeliveryRow,
-} from "./postgres-webhook-writes.ts";
-import { BACKLOG_COUNTED_UP_TO, type WebhookEndpoint, type WebhookReads } from "./webhooks.ts";
+} from "./webhook-writes.ts";
 
 interface EndpointRow {
   id: string;

@@ -12,7 +12,7 @@ import {
   type TokenRecord,
   type TokenRow,
   type TokenStore,
-} from "./tokens.ts";
+} from "../tokens.ts";
 
 type Row = TokenRow<number>;
 

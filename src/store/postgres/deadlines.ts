@@ -3,10 +3,10 @@
 // refuses it there, each transaction sets it (SET LOCAL), and so does each read, in the same
 // message. The client's own deadline is the backstop for when the server cannot answer at all.
 import type { ISql } from "postgres";
-import type { PostgresClient } from "./postgres-connect.ts";
-import { isConnectionLost } from "./postgres-errors.ts";
-import type { PostgresTransaction } from "./postgres-writes.ts";
-import { StoreUnavailableError } from "./store.ts";
+import { StoreUnavailableError } from "../store.ts";
+import type { PostgresClient } from "./connect.ts";
+import { isConnectionLost } from "./errors.ts";
+import type { PostgresTransaction } from "./writes.ts";
 
 // The client gives up this long after the server would have: room for statement_timeout's
 // definite "not done" to arrive first.
@@ -21,7 +21,7 @@ export interface DeadlineOptions {
   /** Whether each transaction sets synchronous_commit = on (the server's default is weaker). */
   raiseSynchronousCommit: boolean;
   /**
-   * Through a pooler (postgres-connect.ts): a statement with parameters outside a transaction
+   * Through a pooler (connect.ts): a statement with parameters outside a transaction
    * is sent in two parts, and PgBouncer 1.18 may hand its server connection to another client
    * in between when it was pipelined behind another statement; in a transaction it keeps it.
    */

@@ -1,9 +1,9 @@
 // The plants on SQLite: reads on the connection given (WAL: a read sees the last commit and
 // never waits for a write), writes through the write path.
 import type Database from "better-sqlite3";
-import { PageBuilder, plantWrites, toPlant, toStoredPlant } from "./rows.ts";
-import type { PlantStore } from "./store.ts";
-import type { WritePath } from "./writes.ts";
+import { PageBuilder, plantWrites, toPlant, toStoredPlant } from "../rows.ts";
+import type { PlantStore } from "../store.ts";
+import type { WritePath } from "../writes.ts";
 
 interface Row {
   name: string;

@@ -7,30 +7,30 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
-import { newWebhookSecret } from "../webhooks/signature.ts";
-import { createFaultLatch } from "./fault-latch.ts";
-import { configureConnection } from "./sqlite-connection.ts";
-import { sqliteStoreError } from "./sqlite-errors.ts";
-import { assertSameFile, fileIdentity } from "./sqlite-file.ts";
-import { migrateSqlite } from "./sqlite-migrations.ts";
-import { sqlitePlantStore } from "./sqlite-plants.ts";
-import { createSqliteTokenStore } from "./sqlite-tokens.ts";
-import { sqliteWebhookReads } from "./sqlite-webhooks.ts";
-import { createSqliteWriter } from "./sqlite-writer.ts";
+import { newWebhookSecret } from "../../webhooks/signature.ts";
+import { createFaultLatch } from "../fault-latch.ts";
 import {
   type MigrationResult,
   type Store,
   type StoreOptions,
   StoreUnavailableError,
-} from "./store.ts";
-import { webhookStore } from "./webhooks.ts";
-import { createWritePath } from "./writes.ts";
+} from "../store.ts";
+import { webhookStore } from "../webhooks.ts";
+import { createWritePath } from "../writes.ts";
+import { configureConnection } from "./connection.ts";
+import { sqliteStoreError } from "./errors.ts";
+import { assertSameFile, fileIdentity } from "./file.ts";
+import { migrateSqlite } from "./migrations.ts";
+import { sqlitePlantStore } from "./plants.ts";
+import { createSqliteTokenStore } from "./tokens.ts";
+import { sqliteWebhookReads } from "./webhooks.ts";
+import { createSqliteWriter } from "./writer.ts";
 
 /** Opens (creating if need be) and migrates the file, with the settings every write needs. */
 export function openSqliteDatabase(path: string): {
   db: Database.Database;
   schema: MigrationResult;
-  /** The file opened (sqlite-file.ts), taken just after opening it. */
+  /** The file opened (file.ts), taken just after opening it. */
   identity: string;
 } {
   mkdirSync(dirname(path), { recursive: true });

@@ -1,7 +1,6 @@
 // TokenStore on the PostgreSQL pool the plants use (one pool per process), every call under
 // the store's deadline: reads bounded in the client, writes in transactions the server bounds.
-import type { BoundedCalls } from "./postgres-deadlines.ts";
-import { asStoreError } from "./postgres-errors.ts";
+
 import {
   type NewToken,
   type RevokeResult,
@@ -11,7 +10,9 @@ import {
   type TokenRecord,
   type TokenRow,
   type TokenStore,
-} from "./tokens.ts";
+} from "../tokens.ts";
+import type { BoundedCalls } from "./deadlines.ts";
+import { asStoreError } from "./errors.ts";
 
 type Row = TokenRow<Date>;
 

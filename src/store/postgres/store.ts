@@ -1,27 +1,22 @@
 // The store on PostgreSQL (or an engine that speaks its protocol) through postgres.js, a
 // repository per resource (postgres-plants.ts, postgres-tokens.ts, postgres-webhooks.ts):
 // a bounded pool shared by every request, ids as BIGINT <-> BigInt both ways, and a deadline
-// on every call (postgres-deadlines.ts).
-import { type PostgresDatabase, redactUrl } from "../config/config.ts";
-import { newWebhookSecret } from "../webhooks/signature.ts";
-import {
-  boundStartup,
-  connectPostgres,
-  isThroughPooler,
-  type PostgresClient,
-} from "./postgres-connect.ts";
-import { boundedCalls, CLIENT_GRACE_MS, within } from "./postgres-deadlines.ts";
-import { asStoreError } from "./postgres-errors.ts";
-import { postgresGroupCommit } from "./postgres-group-commit.ts";
-import { migratePostgres } from "./postgres-migrations.ts";
-import { postgresPlantStore, type ReadNumbers } from "./postgres-plants.ts";
-import { createPostgresTokenStore } from "./postgres-tokens.ts";
-import { postgresWebhookReads } from "./postgres-webhooks.ts";
-import type { MigrationResult, Store, StoreOptions } from "./store.ts";
-import { webhookStore } from "./webhooks.ts";
+// on every call (deadlines.ts).
+import { type PostgresDatabase, redactUrl } from "../../config/config.ts";
+import { newWebhookSecret } from "../../webhooks/signature.ts";
+import type { MigrationResult, Store, StoreOptions } from "../store.ts";
+import { webhookStore } from "../webhooks.ts";
+import { boundStartup, connectPostgres, isThroughPooler, type PostgresClient } from "./connect.ts";
+import { boundedCalls, CLIENT_GRACE_MS, within } from "./deadlines.ts";
+import { asStoreError } from "./errors.ts";
+import { postgresGroupCommit } from "./group-commit.ts";
+import { migratePostgres } from "./migrations.ts";
+import { postgresPlantStore, type ReadNumbers } from "./plants.ts";
+import { createPostgresTokenStore } from "./tokens.ts";
+import { postgresWebhookReads } from "./webhooks.ts";
 
-export type { PostgresClient } from "./postgres-connect.ts";
-export { boundStartup, connectPostgres, isThroughPooler } from "./postgres-connect.ts";
+export type { PostgresClient } from "./connect.ts";
+export { boundStartup, connectPostgres, isThroughPooler } from "./connect.ts";
 
 // A readiness probe waits at most this long: probes themselves time out after about a second.
 const PING_TIMEOUT_MS = 1000;

@@ -2,4 +2,4 @@
 // a worker thread does not inherit the loader its process was started with (nor vitest's).
 import { tsImport } from "tsx/esm/api";
 
-await tsImport("./sqlite-writer-thread.ts", import.meta.url);
+await tsImport("./writer-thread.ts", import.meta.url);

@@ -1,6 +1,6 @@
 // Which PostgreSQL failures mean "the database is away or busy" (503, retry later) rather
 // than a fault in this code (500). Codes are postgres.js's own and PostgreSQL's SQLSTATEs.
-import { StoreFaultError, StoreUnavailableError } from "./store.ts";
+import { StoreFaultError, StoreUnavailableError } from "../store.ts";
 
 const CONNECTION_CODES = new Set([
   "ECONNREFUSED",

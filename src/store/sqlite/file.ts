@@ -2,7 +2,7 @@
 // SQLite file has been deleted or replaced while open: in WAL mode SQLite itself goes on
 // writing to the unlinked file, and every plant acknowledged after that would be lost.
 import { statSync } from "node:fs";
-import { StoreFaultError } from "./store.ts";
+import { StoreFaultError } from "../store.ts";
 
 /** `device:inode` of the file at `path`, or "missing". */
 export function fileIdentity(path: string): string {

@@ -3,7 +3,7 @@
 // moves next_attempt_at to its lease's end and skips rows another instance holds locked
 // (FOR UPDATE SKIP LOCKED), so instances never claim one delivery at once; a claim whose lease
 // ran out is due again and taken over.
-import type { PostgresTransaction } from "./postgres-writes.ts";
+
 import {
   type ClaimedDelivery,
   ENDPOINT_DISABLED,
@@ -11,8 +11,9 @@ import {
   type RetiredSecret,
   retiredAfterRotation,
   type WebhookDelivery,
-} from "./webhooks.ts";
-import type { WriteArgs, WriteResult } from "./writes.ts";
+} from "../webhooks.ts";
+import type { WriteArgs, WriteResult } from "../writes.ts";
+import type { PostgresTransaction } from "./writes.ts";
 
 type WebhookWriteName =
   | "createWebhookEndpoint"

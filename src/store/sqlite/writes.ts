@@ -2,9 +2,9 @@
 // write thread's connection, and what it does with one submitted write inside its batch's
 // transaction. The thread runs whatever is listed here by name.
 import type { Database } from "better-sqlite3";
-import type { OutboxEvent } from "./outbox.ts";
-import { sqliteWebhookWrites } from "./sqlite-webhook-writes.ts";
-import type { WriteArgs, WriteName, WriteResult } from "./writes.ts";
+import type { OutboxEvent } from "../outbox.ts";
+import type { WriteArgs, WriteName, WriteResult } from "../writes.ts";
+import { sqliteWebhookWrites } from "./webhook-writes.ts";
 
 interface PlantColumns {
   name: string;

@@ -1,7 +1,7 @@
 // Messages between the SQLite store (main thread) and the thread that owns its write
-// connection (sqlite-writer-thread.ts). A batch is a list of named writes (src/store/writes.ts),
+// connection (writer-thread.ts). A batch is a list of named writes (src/store/writes.ts),
 // applied in order in one transaction; the answer holds one result per write.
-import type { Write } from "./writes.ts";
+import type { Write } from "../writes.ts";
 
 export type ToWriter =
   | { kind: "batch"; seq: number; writes: readonly Write[] }
@@ -18,7 +18,7 @@ export type FromWriter =
 
 export interface WriterData {
   path: string;
-  /** The file the main thread opened (sqlite-file.ts); writes stop if the path names another. */
+  /** The file the main thread opened (file.ts); writes stop if the path names another. */
   fileIdentity: string;
 }
 
