@@ -1998,6 +1998,13 @@ export interface parametersWithDefaults {
 /** The operations the server serves: those under paths, not the webhooks it sends. */
 export type servedOperations = "listPlants" | "createPlant" | "getPlant" | "deletePlant" | "updatePlant" | "getHealth" | "getReadiness" | "getMetrics" | "getOpenApiJson" | "getOpenApiYaml" | "getApiChangelog" | "getDocs" | "getDocsAsset" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "deleteWebhookEndpoint" | "rotateWebhookSecret" | "listWebhookDeliveries" | "retryWebhookDelivery";
 
+/** Those that are a plain action on a declared table (x-action): a generic handler serves them. */
+export type resourceOperations = "listPlants" | "createPlant" | "getPlant" | "deletePlant" | "updatePlant";
+/** The tables the document declares (x-table): each one's row, as the API types it, and key. */
+export interface tables {
+    plants: { row: components["schemas"]["StoredPlant"]; key: "id" };
+}
+
 /** Per operation: method, path, and where int64s stand (read and written exactly). */
 export const operationTable = {
     "listPlants": {

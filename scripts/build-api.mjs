@@ -28,6 +28,8 @@ export async function buildApi() {
   const key = createHash("sha256")
     .update(code)
     .update(readFileSync(at("openapi/plants.yaml")))
+    // The migrations' snapshot, which the document's tables are checked against.
+    .update(readFileSync(at("src/store/migrations/tables.json")))
     .update(existsSync(at("package-lock.json")) ? readFileSync(at("package-lock.json")) : "")
     .digest("hex");
   const keyFile = `${dir}/compiled.key`;

@@ -12,11 +12,13 @@ import { publishedValues, readSettings } from "../src/config/config.ts";
 import { publishedDocument } from "../src/docs/published-document.ts";
 import { dereference } from "../src/openapi/backend.ts";
 import { documentDigest } from "../src/openapi/compiled-api.ts";
+import { apiData } from "../src/openapi/data.ts";
 import { dereferencedToJson } from "../src/openapi/dereferenced-json.ts";
 import { documentPath, parseYaml } from "../src/openapi/document.ts";
 import { checkDocument } from "../src/openapi/document-check.ts";
 import { responseSchemas } from "../src/openapi/response-schemas.ts";
 import { compileValidators } from "../src/openapi/validators.ts";
+import { checkMigrations, SNAPSHOT_FILE } from "../src/store/migrations/snapshot.ts";
 
 async function compile(bytes: Buffer): Promise<string> {
   const document = parseYaml(bytes.toString("utf8")) as Document;
@@ -27,6 +29,8 @@ async function compile(bytes: Buffer): Promise<string> {
     values: publishedValues(readSettings({}, process.cwd())),
   }).at("http://127.0.0.1:8080");
   const dereferenced = await dereference(document);
+  const data = apiData(dereferenced);
+  checkMigrations(data.tables, readFileSync(SNAPSHOT_FILE, "utf8"));
   const router = new OpenAPIRouter({ definition: dereferenced, ignoreTrailingSlashes: false });
   const validators = validatorsCode(dereferenced, router);
   const serializers = serializersCode(router);
@@ -37,6 +41,8 @@ const require = createRequire(import.meta.url);
 export const documentSha256 = ${JSON.stringify(documentDigest(bytes))};
 
 export const document = ${JSON.stringify(dereferencedToJson(dereferenced))};
+
+export const data = ${JSON.stringify(data)};
 
 export function validators(formats) {
   const v = [];

@@ -12,11 +12,15 @@ import ts from "typescript";
 import { parse } from "yaml";
 import { settingsMarkdown } from "../src/config/help.ts";
 import { isJsonMediaType } from "../src/http/media-types.ts";
+import { dereference } from "../src/openapi/backend.ts";
+import { DataDeclarationError } from "../src/openapi/data.ts";
 import { HTTP_METHODS } from "../src/openapi/document.ts";
 import { EVERY_ITEM, int64Locations, type LocationStep } from "../src/openapi/int64-locations.ts";
 import { changelogPath, renderApiChangelog } from "../src/spec-diff/api-changelog.ts";
+import { DestructiveChangeError } from "../src/store/migrations/diff.ts";
 import { buildApi } from "./build-api.mjs";
-import { scaffold } from "./scaffold.ts";
+import { migrationOutputs } from "./migration.ts";
+import { formatted, scaffold } from "./scaffold.ts";
 
 const specUrl = new URL("../openapi/plants.yaml", import.meta.url);
 export const generatedPath = fileURLToPath(new URL("../generated/plants.ts", import.meta.url));
@@ -53,6 +57,7 @@ export async function renderTypes(): Promise<string> {
     astToString(ast) +
     renderDefaulted(document) +
     renderServed(document) +
+    renderTables(document) +
     renderOperationTable(document)
   );
 }
@@ -215,8 +220,32 @@ interface ParameterObject {
 }
 type Document = {
   paths?: Record<string, Record<string, unknown> & { parameters?: ParameterObject[] }>;
-  components?: { parameters?: Record<string, ParameterObject> };
+  components?: {
+    parameters?: Record<string, ParameterObject>;
+    schemas?: Record<string, { "x-table"?: { name?: string; key?: string } }>;
+  };
 };
+
+/**
+ * `tables`: each table the document declares (a schema with `x-table`), its row as the API
+ * types it and its key, so that the store's repositories are typed from the document.
+ */
+function renderTables(document: Document): string {
+  const lines = Object.entries(document.components?.schemas ?? {}).flatMap(([schema, body]) => {
+    const table = body["x-table"];
+    if (table?.name === undefined || table.key === undefined) return [];
+    return [
+      `    ${table.name}: { row: components["schemas"][${JSON.stringify(schema)}]; key: ${JSON.stringify(table.key)} };`,
+    ];
+  });
+  return [
+    "/** The tables the document declares (x-table): each one's row, as the API types it, and key. */",
+    "export interface tables {",
+    ...lines,
+    "}",
+    "",
+  ].join("\n");
+}
 
 /**
  * `parametersWithDefaults`: per operation, the optional parameters whose schema has a default.
@@ -267,11 +296,39 @@ function renderServed(document: Document): string {
       return id === undefined ? [] : [JSON.stringify(id)];
     }),
   );
+  const actions = Object.values(document.paths ?? {}).flatMap((item) =>
+    HTTP_METHODS.flatMap((method) => {
+      const operation = item[method] as { operationId?: string; "x-action"?: string } | undefined;
+      return operation?.operationId === undefined || operation["x-action"] === undefined
+        ? []
+        : [JSON.stringify(operation.operationId)];
+    }),
+  );
   return [
     "/** The operations the server serves: those under paths, not the webhooks it sends. */",
     `export type servedOperations = ${ids.join(" | ")};`,
     "",
+    "/** Those that are a plain action on a declared table (x-action): a generic handler serves them. */",
+    `export type resourceOperations = ${actions.length === 0 ? "never" : actions.join(" | ")};`,
+    "",
   ].join("\n");
+}
+
+/**
+ * The migration the document's tables need (scripts/migration.ts); a declaration that would
+ * lose data, or that the store cannot keep, ends the command with its sentence.
+ */
+async function migrationsOrExit() {
+  const document = await dereference(parse(await readFile(specUrl, "utf8")) as never);
+  try {
+    return migrationOutputs(document);
+  } catch (error) {
+    if (!(error instanceof DestructiveChangeError || error instanceof DataDeclarationError)) {
+      throw error;
+    }
+    console.error(`plantstore: ${error.message}`);
+    process.exit(1);
+  }
 }
 
 export const settingsDocPath = fileURLToPath(new URL("../docs/operating.md", import.meta.url));
@@ -295,10 +352,12 @@ async function main(): Promise<void> {
     console.error(error.message);
     process.exit(1);
   });
+  const migrations = await migrationsOrExit();
   const outputs = [
     { path: generatedPath, rendered: types },
     { path: settingsDocPath, rendered: renderSettingsDoc(await readFile(settingsDocPath, "utf8")) },
     { path: changelogPath, rendered: renderApiChangelog() },
+    ...migrations,
   ];
   for (const { path, rendered } of outputs) {
     const current = await readFile(path, "utf8").catch(() => "");
@@ -312,9 +371,9 @@ async function main(): Promise<void> {
     console.log(`wrote ${path}`);
   }
   if (check) return;
-  const { written, notes } = scaffold(parse(await readFile(specUrl, "utf8")));
+  formatted(migrations.map(({ path }) => path).filter((path) => path.endsWith(".ts")));
+  const { written } = scaffold(parse(await readFile(specUrl, "utf8")));
   for (const path of written) console.log(`scaffolded ${path}`);
-  for (const line of notes) console.log(line);
   // The server's compiled validators and serializers (dist/api), so the app runs the new YAML.
   await buildApi();
 }

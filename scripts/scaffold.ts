@@ -1,22 +1,15 @@
 // The scaffold `npm run generate` lays down for each operation of the document that has no
 // handler yet: src/handlers/<operation>.ts answering 501 with the Error body, its line in
 // src/handlers/index.ts, and test/contract/<operation>.test.ts listing the operation's own
-// documented answers as todos; and for a resource new to the document, its store
-// (scripts/scaffold-store.ts). An existing file is never overwritten, and what is written is
+// documented answers as todos. A plain action on a declared table (x-action) gets none: the
+// generic handlers serve it (src/handlers/resources.ts), and its table is the declaration's
+// (scripts/migration.ts). An existing file is never overwritten, and what is written is
 // formatted by the project's Biome, so it is lint-clean as laid down.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { HTTP_METHODS } from "../src/openapi/document.ts";
-import {
-  engineStoreSource,
-  newResources,
-  storeContractSource,
-  storeInterfaceSource,
-  type TagObject,
-  wiringLines,
-} from "./scaffold-store.ts";
 
 const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
 export const HANDLER_INDEX = root("src/handlers/index.ts");
@@ -27,12 +20,12 @@ interface ResponseObject {
 }
 interface OperationObject {
   operationId?: string;
+  "x-action"?: string;
   summary?: string;
   tags?: string[];
   responses?: Record<string, ResponseObject>;
 }
 interface Document {
-  tags?: TagObject[];
   paths?: Record<string, Record<string, unknown>>;
   components?: { responses?: Record<string, ResponseObject> };
 }
@@ -67,7 +60,7 @@ export function operationsOf(document: Document): ScaffoldedOperation[] {
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     for (const method of HTTP_METHODS) {
       const operation = item[method] as OperationObject | undefined;
-      if (operation?.operationId === undefined) continue;
+      if (operation?.operationId === undefined || operation["x-action"] !== undefined) continue;
       const answers = Object.entries(operation.responses ?? {})
         .filter(([status, response]) => response.$ref === undefined || !SHARED_STATUSES.has(status))
         .map(([status, response]): [string, string] => {
@@ -157,13 +150,12 @@ export function withIndexEntry(index: string, operationId: string): string {
 export const indexNames = (index: string, operationId: string): boolean =>
   index.split("\n").some((line) => line.trimStart().startsWith(`${operationId}:`));
 
-/** What a scaffold wrote, and the lines it leaves for you to add to shared files. */
+/** What a scaffold wrote. */
 export interface Scaffolded {
   written: string[];
-  notes: string[];
 }
 
-/** Lays down what is missing; returns the files it wrote and the lines left to add. */
+/** Lays down what is missing; returns the files it wrote. */
 export function scaffold(document: Document): Scaffolded {
   const written: string[] = [];
   const writeNew = (path: string, text: string) => {
@@ -172,8 +164,7 @@ export function scaffold(document: Document): Scaffolded {
     writeFileSync(path, text);
     written.push(path);
   };
-  const all = operationsOf(document);
-  const fresh = all.filter(
+  const fresh = operationsOf(document).filter(
     (operation) => !indexNames(readFileSync(HANDLER_INDEX, "utf8"), operation.operationId),
   );
   for (const operation of fresh) {
@@ -184,30 +175,12 @@ export function scaffold(document: Document): Scaffolded {
     writeFileSync(HANDLER_INDEX, withIndexEntry(index, operation.operationId));
     if (!written.includes(HANDLER_INDEX)) written.push(HANDLER_INDEX);
   }
-  const notes: string[] = [];
-  const resources = newResources(document.tags ?? [], all, fresh, (file) =>
-    existsSync(root(`src/store/${file}.ts`)),
-  );
-  for (const resource of resources) {
-    const { file } = resource;
-    writeNew(root(`src/store/${file}.ts`), storeInterfaceSource(resource));
-    writeNew(root(`src/store/sqlite-${file}.ts`), engineStoreSource(resource, "sqlite"));
-    writeNew(root(`src/store/postgres-${file}.ts`), engineStoreSource(resource, "postgres"));
-    writeNew(root(`test/store/${file}-store.test.ts`), storeContractSource(resource));
-    notes.push(
-      `${resource.tag}: a new resource; its store is scaffolded. Add to the shared files (also listed in src/store/${file}.ts):`,
-      ...wiringLines(resource).flatMap(([where, lines]) => [
-        `  ${where}:`,
-        ...lines.map((line) => `    ${line}`),
-      ]),
-    );
-  }
   formatted(written);
-  return { written, notes };
+  return { written };
 }
 
 /** The files formatted (imports sorted too) by the project's Biome, as `npm run format` would. */
-function formatted(paths: readonly string[]): void {
+export function formatted(paths: readonly string[]): void {
   if (paths.length === 0) return;
   const biome = root("node_modules/.bin/biome");
   const done = spawnSync(biome, ["check", "--write", ...paths], {

@@ -8,6 +8,7 @@
 import type { Server } from "node:http";
 import type { Duplex } from "node:stream";
 import Fastify, { type FastifyHttpOptions, type FastifyInstance } from "fastify";
+import type { Document } from "openapi-backend";
 import { type AuthenticatorFactory, securitySchemes } from "./auth/authenticator.ts";
 import type { AuthFailure } from "./auth/outcome.ts";
 
@@ -34,6 +35,7 @@ import { routingRefusal } from "./openapi/routing.ts";
 import { createRateLimits } from "./openapi/security.ts";
 import { createMetrics, type Metrics, type ShareMetrics } from "./ops/metrics.ts";
 import type { Store } from "./store/store.ts";
+import { writeCounters } from "./store/writes.ts";
 import { type Deliverer, type DelivererSettings, startDeliverer } from "./webhooks/deliverer.ts";
 
 /** Largest accepted request body; documented in openapi/plants.yaml (413). */
@@ -61,6 +63,8 @@ export interface AppOptions {
   deliverWebhooks?: DelivererSettings | undefined;
   /** A worker of PLANTSTORE_WORKERS: how GET /metrics answers for every worker. */
   shareMetrics?: ShareMetrics | undefined;
+  /** A document of the tests' own, compiled now; openapi/plants.yaml as built when absent. */
+  definition?: Document | undefined;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -77,12 +81,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   const authenticator = await options.authenticator(app.log);
   app.addHook("onClose", () => authenticator.close());
-  const metrics = createMetrics(options.shareMetrics);
+  const api = await createApi(options.definition);
+  const metrics = createMetrics(options.shareMetrics, writeCounters(api.data.tables));
   app.addHook("onClose", store.observeWrites(metrics.writes));
   deliverWebhooks(app, store, metrics, options.deliverWebhooks);
   const guard = guardServer(app, ops, metrics);
   connections = guard;
-  const api = await createApi();
 
   // ---- every request, in this order ----
   addRequestMetrics(app, metrics);
@@ -102,16 +106,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   addBodyParsers(app, BODY_LIMIT_BYTES);
   addOperationRoutes(app, {
     api,
-    handlers: operationHandlers({
-      store,
-      metrics,
-      allowPrivateWebhooks: options.allowPrivateWebhooks ?? false,
-      maxWebhookEndpoints: ops.maxWebhookEndpoints,
-      app,
-      publicUrl: options.publicUrl,
-      metricsOpen: ops.metricsToken === undefined,
-      published: ops.published,
-    }),
+    handlers: operationHandlers(
+      {
+        store,
+        metrics,
+        allowPrivateWebhooks: options.allowPrivateWebhooks ?? false,
+        maxWebhookEndpoints: ops.maxWebhookEndpoints,
+        app,
+        publicUrl: options.publicUrl,
+        metricsOpen: ops.metricsToken === undefined,
+        published: ops.published,
+      },
+      api.data,
+    ),
     security: {
       schemes: securitySchemes(authenticator, ops.metricsToken),
       rateLimits: createRateLimits(ops),

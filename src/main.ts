@@ -8,7 +8,7 @@ import { deliversWebhooks, isSupervisedWorker, superviseWorkers } from "./cluste
 import { type Config, ConfigError, loadConfig } from "./config/config.ts";
 import { settingsTable, USAGE } from "./config/help.ts";
 import { nameOf } from "./config/settings.ts";
-import { StaleBuildError } from "./openapi/compiled-api.ts";
+import { loadCompiledData, StaleBuildError } from "./openapi/compiled-api.ts";
 import { boundHeapGrowth } from "./ops/heap-growth.ts";
 import { workerMetricsText } from "./ops/worker-metrics.ts";
 import { databaseLocation, openStore } from "./store/open.ts";
@@ -52,8 +52,13 @@ async function firstStart(config: Config, store: Store): Promise<void> {
 
 async function open(config: Config): Promise<Store> {
   const where = databaseLocation(config.database);
+  const data = await loadCompiledData().catch((error: unknown) => {
+    if (error instanceof StaleBuildError) fail(error.message);
+    throw error;
+  });
   try {
     return await openStore(config.database, {
+      data,
       startupTimeoutMs: config.startupTimeoutMs,
       onRetry: (reason, retryInMs, giveUpInMs) =>
         process.stderr.write(

@@ -2,8 +2,7 @@
 // backlog of pending deliveries in bulk, with the outbox's columns), and the backlog read back.
 import Database from "better-sqlite3";
 import postgres from "postgres";
-import { timeOrderedId } from "../../src/store/webhooks.ts";
-import { newWebhookSecret } from "../../src/webhooks/signature.ts";
+import { newWebhookSecret, timeOrderedId } from "../../src/store/webhooks.ts";
 import type { StoreLocation } from "./service-store.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,7 +1,9 @@
 // The plantstore command line: `plantstore tokens …` and `webhooks …` against DATABASE_URL's
 // database, read with the same rules as the server (src/config/config.ts); `conformance`
 // against a deployment's URL. Exit 2 for a usage mistake, 1 for a failure.
+
 import { type Config, ConfigError, loadConfig } from "../config/config.ts";
+import { documentData } from "../openapi/backend.ts";
 import { databaseLocation, openStore } from "../store/open.ts";
 import type { Store } from "../store/store.ts";
 import {
@@ -74,7 +76,7 @@ async function main(args: readonly string[]): Promise<number> {
   }
   let store: Store;
   try {
-    store = await openStore(config.database, { startupTimeoutMs: 0 });
+    store = await openStore(config.database, { startupTimeoutMs: 0, data: await documentData() });
   } catch (error) {
     const where = databaseLocation(config.database);
     return fail(`cannot open the database at ${where}: ${(error as Error).message}`);

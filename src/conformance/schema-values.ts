@@ -180,11 +180,15 @@ export class SchemaValues {
     const base =
       schema.format === "uri"
         ? validUri(schema)
-        : pattern !== undefined
-          ? fc.stringMatching(pattern)
-          : schema.pattern !== undefined && examples.length > 0
-            ? fc.constantFrom(...examples.map(String))
-            : validString(schema, longest);
+        : schema.format === "date-time"
+          ? fc
+              .date({ noInvalidDate: true, min: new Date(0), max: new Date(4102444800000) })
+              .map((d) => d.toISOString())
+          : pattern !== undefined
+            ? fc.stringMatching(pattern)
+            : schema.pattern !== undefined && examples.length > 0
+              ? fc.constantFrom(...examples.map(String))
+              : validString(schema, longest);
     return base.filter(
       (text) =>
         (pattern === undefined || pattern.test(text)) &&

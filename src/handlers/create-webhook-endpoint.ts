@@ -1,5 +1,6 @@
 // POST /webhook-endpoints: registers a receiver of the newPlant webhook once its URL passes the
 // address rules (checked again at every connection by the sender).
+import { nameOf } from "../config/settings.ts";
 import { errorResponse } from "../http/responses.ts";
 import type { Answer, OperationHandler } from "../openapi/operation-types.ts";
 import { EndpointLimitError } from "../store/webhooks.ts";
@@ -24,7 +25,10 @@ export function createWebhookEndpoint({
       return { status: 201, body: { ...endpointAnswer(created), secret: created.secret } };
     } catch (error) {
       if (error instanceof EndpointLimitError) {
-        return errorResponse(400, error.message);
+        return errorResponse(
+          400,
+          `${error.message} (${nameOf("ops.maxWebhookEndpoints")}): delete one first`,
+        );
       }
       throw error;
     }

@@ -16,16 +16,22 @@ export function concretePath(template: string, values: PathValues = {}): string 
 
 /**
  * `{ link }` for a full page ending at `last`; none when the page is empty. `list` is the
- * operation's path template (context.operation.path) and the request's path parameters.
+ * operation's path template (context.operation.path) and the request's path parameters;
+ * `filters` the query parameters that filtered this page, which the next one keeps.
  */
 export function nextPageLink(
   list: { template: string; path?: PathValues | undefined },
   publicUrl: string | undefined,
   last: string | bigint | undefined,
   limit: number,
+  filters: Readonly<Record<string, unknown>> = {},
 ): { link: string } | undefined {
   if (last === undefined) return undefined;
-  const after = encodeURIComponent(String(last));
+  const query = [
+    ...Object.entries(filters).map(([name, value]) => [name, String(value)]),
+    ["after", String(last)],
+    ["limit", String(limit)],
+  ].map(([name, value]) => `${encodeURIComponent(name ?? "")}=${encodeURIComponent(value ?? "")}`);
   const path = concretePath(list.template, list.path);
-  return { link: `<${publicUrl ?? ""}${path}?after=${after}&limit=${limit}>; rel="next"` };
+  return { link: `<${publicUrl ?? ""}${path}?${query.join("&")}>; rel="next"` };
 }

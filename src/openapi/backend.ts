@@ -6,11 +6,14 @@
 // version (document-check.ts), dereferenced and compiled now.
 import { type Document, OpenAPIBackend, OpenAPIRouter, type Operation } from "openapi-backend";
 import { loadCompiledApi, type Serializer } from "./compiled-api.ts";
+import { type ApiData, apiData } from "./data.ts";
 import { compileValidators, type OperationValidators } from "./validators.ts";
 
 export interface Api {
   /** The dereferenced document. */
   document: Document;
+  /** What the document declares of the data: its tables, their operations and events. */
+  data: ApiData;
   /** Every operation, with its path-level parameters and the document's default security. */
   operations: readonly Operation[];
   /** The request validators openapi-backend compiled for the operation, by body media type. */
@@ -44,9 +47,11 @@ export async function createApi(definition?: Document): Promise<Api> {
     }
   }
   const validators = compiled?.validators ?? compileValidators(document, router);
+  const data = compiled?.data ?? apiData(document);
   const serializers = compiled?.serializers;
   return {
     document,
+    data,
     operations,
     validatorsFor: (operation) => validators[operation.operationId as string] ?? NO_VALIDATORS,
     serializerFor:
@@ -93,3 +98,9 @@ class CheckedBackend extends OpenAPIBackend {
 }
 
 const NO_VALIDATORS: OperationValidators = { none: [], byType: {} };
+
+/** What openapi/plants.yaml declares of the data, read from the YAML now (the CLI, the tests). */
+export async function documentData(): Promise<ApiData> {
+  const { loadDocument } = await import("./document.ts");
+  return apiData(await dereference(loadDocument()));
+}

@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { Document } from "openapi-backend";
+import type { ApiData } from "./data.ts";
 import { dereferencedFromJson } from "./dereferenced-json.ts";
 import { documentPath } from "./document.ts";
 import { type OperationValidators, validatorFormats } from "./validators.ts";
@@ -17,6 +18,8 @@ export type Serializer = (data: unknown) => string;
 export interface CompiledApi {
   /** The document as dereferenced by the build. */
   document: Document;
+  /** What it declares of the data (data.ts). */
+  data: ApiData;
   /** By operationId. */
   validators: Record<string, OperationValidators>;
   /** By operationId, then by status as the document keys it. */
@@ -28,6 +31,7 @@ export interface CompiledModule {
   documentSha256: string;
   /** dereferenced-json.ts's text of the dereferenced document. */
   document: string;
+  data: ApiData;
   validators(formats: Record<string, unknown>): Record<string, OperationValidators>;
   serializers(): Record<string, Record<string, Serializer>>;
 }
@@ -42,6 +46,21 @@ export const documentDigest = (bytes: Uint8Array | string): string =>
   createHash("sha256").update(bytes).digest("hex");
 
 export async function loadCompiledApi(): Promise<CompiledApi> {
+  const compiled = await compiledModule();
+  return {
+    document: dereferencedFromJson(compiled.document),
+    data: compiled.data,
+    validators: compiled.validators(validatorFormats()),
+    serializers: compiled.serializers(),
+  };
+}
+
+/** What the built document declares of the data: for the store, opened before the app. */
+export async function loadCompiledData(): Promise<ApiData> {
+  return (await compiledModule()).data;
+}
+
+async function compiledModule(): Promise<CompiledModule> {
   let compiled: CompiledModule;
   try {
     compiled = (await import(compiledApiPath.href)) as CompiledModule;
@@ -56,9 +75,5 @@ export async function loadCompiledApi(): Promise<CompiledApi> {
       "openapi/plants.yaml has changed since the server was built: run `npm run build:server` (`npm start` does)",
     );
   }
-  return {
-    document: dereferencedFromJson(compiled.document),
-    validators: compiled.validators(validatorFormats()),
-    serializers: compiled.serializers(),
-  };
+  return compiled;
 }

@@ -4,6 +4,7 @@ import type { Operation } from "openapi-backend";
 import type {
   operations,
   parametersWithDefaults,
+  resourceOperations,
   servedOperations,
 } from "../../generated/plants.ts";
 import type { OperationRequestBody, OperationResponse } from "../http/responses.ts";
@@ -62,5 +63,11 @@ export type OperationHandler<Op extends OperationId> = (
  */
 export type Answer<Op extends OperationId> = Promise<OperationResponse<Op>>;
 
-/** One handler per operation of the document: the compiler names a missing or an extra one. */
-export type OperationHandlers = { [Op in OperationId]: OperationHandler<Op> };
+/**
+ * A handler for each operation of the document that is not a plain action on a declared table
+ * (those the generic handlers serve, src/handlers/resources.ts, may have one of their own): the
+ * compiler names a missing or an extra one.
+ */
+export type OperationHandlers = {
+  [Op in Exclude<OperationId, resourceOperations>]: OperationHandler<Op>;
+} & { [Op in OperationId & resourceOperations]?: OperationHandler<Op> };

@@ -27,14 +27,14 @@ import type { AcceptedMedia } from "../http/media-types.ts";
 import { type ApiResponse, JSON_CONTENT_TYPE } from "../http/responses.ts";
 import type { Api } from "./backend.ts";
 import { type Inputs, inputReader } from "./inputs.ts";
-import type { OperationHandlers } from "./operation-types.ts";
 import { responseSchemas } from "./response-schemas.ts";
 import { routingRefusal } from "./routing.ts";
 import { authenticationFor, type SecurityOptions } from "./security.ts";
 
 export interface RouteOptions {
   api: Api;
-  handlers: OperationHandlers;
+  /** By operationId (src/handlers/index.ts). */
+  handlers: Readonly<Record<string, unknown>>;
   security: SecurityOptions;
   bodyLimit: number;
 }
@@ -72,9 +72,7 @@ export function addOperationRoutes(app: FastifyInstance, options: RouteOptions):
   app.decorateRequest("bodyMedia", undefined);
   for (const operation of api.operations) {
     const operationId = operation.operationId as string;
-    const handler = (handlers as unknown as Record<string, OperationHandler | undefined>)[
-      operationId
-    ];
+    const handler = handlers[operationId] as OperationHandler | undefined;
     if (handler === undefined) throw new Error(`no handler for operation ${operationId}`);
     const inputs = inputReader(operation, api.validatorsFor(operation));
     const context = { operation };

@@ -4,7 +4,7 @@ import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client
 import { nameOf } from "../config/settings.ts";
 import type { Answer, OperationHandler } from "../openapi/operation-types.ts";
 import { ConstraintViolationError, StoreUnavailableError } from "../store/store.ts";
-import { WRITE_COUNTERS, type WriteObserver } from "../store/writes.ts";
+import type { WriteCounter, WriteObserver } from "../store/writes.ts";
 
 export interface Metrics {
   registry: Registry;
@@ -29,7 +29,11 @@ export type ShareMetrics = (
   localText: () => Promise<string>,
 ) => () => Promise<string>;
 
-export function createMetrics(share?: ShareMetrics): Metrics {
+/** `counters`: what the writes count beside their timing (writeCounters, from the tables). */
+export function createMetrics(
+  share: ShareMetrics | undefined,
+  counters: readonly WriteCounter[],
+): Metrics {
   const registry = new Registry();
   // The process-wide one is made when first read: collectDefaultMetrics starts for good.
   const registries = () => [processMetrics(), registry];
@@ -37,7 +41,7 @@ export function createMetrics(share?: ShareMetrics): Metrics {
   const registers = [registry];
   // By write, then outcome, as the table in writes.ts names them: no key is made per write.
   const counted = new Map<string, Map<string, Counter>>();
-  for (const { name, help, write, outcome } of WRITE_COUNTERS) {
+  for (const { name, help, write, outcome } of counters) {
     const byOutcome = counted.get(write) ?? new Map<string, Counter>();
     byOutcome.set(outcome, new Counter({ name, help, registers }));
     counted.set(write, byOutcome);

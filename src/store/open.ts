@@ -6,6 +6,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { type DatabaseConfig, redactUrl } from "../config/config.ts";
 import { type MigrationResult, type Store, StoreUnavailableError } from "./store.ts";
+import type { DataDeclaration } from "./tables.ts";
 
 const sqlite = () => import("./sqlite/store.ts");
 const postgres = async () => ({
@@ -15,6 +16,8 @@ const postgres = async () => ({
 });
 
 export interface OpenOptions {
+  /** The document's tables and events (src/openapi/data.ts). */
+  data: DataDeclaration;
   /** How long to keep retrying an unreachable database; 0 tries once. */
   startupTimeoutMs: number;
   /** Told about each failed attempt before the wait that follows it. */
@@ -25,12 +28,13 @@ const FIRST_RETRY_MS = 250;
 const MAX_RETRY_MS = 2_000;
 
 export async function openStore(database: DatabaseConfig, options: OpenOptions): Promise<Store> {
-  if (database.engine === "sqlite") return await openSqliteWithWriter(database.path);
+  const { data } = options;
+  if (database.engine === "sqlite") return await openSqliteWithWriter(database.path, data);
   const { openPostgresStore } = await postgres();
   const giveUpAt = Date.now() + options.startupTimeoutMs;
   for (let wait = FIRST_RETRY_MS; ; wait = Math.min(wait * 2, MAX_RETRY_MS)) {
     try {
-      return await openPostgresStore(database);
+      return await openPostgresStore(database, { data });
     } catch (error) {
       const left = giveUpAt - Date.now();
       if (!(error instanceof StoreUnavailableError) || left <= 0) throw error;
@@ -42,8 +46,8 @@ export async function openStore(database: DatabaseConfig, options: OpenOptions):
 }
 
 /** The SQLite store with its write thread running, so a file it cannot write stops start-up. */
-async function openSqliteWithWriter(path: string): Promise<Store> {
-  const store = (await sqlite()).openSqliteStore(path);
+async function openSqliteWithWriter(path: string, data: DataDeclaration): Promise<Store> {
+  const store = (await sqlite()).openSqliteStore(path, { data });
   try {
     await store.ping();
     return store;
@@ -61,14 +65,23 @@ export async function migrateDatabase(database: DatabaseConfig): Promise<Migrati
     db.close();
     return schema;
   }
-  const { connectPostgres, migratePostgres, asStoreError, isThroughPooler, boundStartup } =
-    await postgres();
+  const {
+    connectPostgres,
+    migratePostgres,
+    migratePostgresGenerated,
+    generatedRun,
+    asStoreError,
+    isThroughPooler,
+    boundStartup,
+  } = await postgres();
   // Made as a pooler needs it, which works without one as well.
   const sql = connectPostgres(database, { pooled: true, startup: true });
   try {
     const pooled = database.prepare === undefined ? await isThroughPooler(sql) : !database.prepare;
     await boundStartup(sql, pooled, database.queryTimeoutMs);
-    return await migratePostgres(sql);
+    const schema = await migratePostgres(sql);
+    const generated = await migratePostgresGenerated(sql, generatedRun(database, pooled));
+    return { ...schema, generated };
   } catch (error) {
     throw asStoreError(error);
   } finally {

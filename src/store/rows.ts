@@ -1,52 +1,136 @@
-// The plant writes every engine shares (through the write path), what they report as the
-// store's results, and rows as the store answers them.
-import type { CreateResult, Page, Plant, PlantStore, StoredPlant } from "./store.ts";
-import type { CreateOutcome, PlantRow, UpdateOutcome, WritePath } from "./writes.ts";
+// The rows of every declared table (tables.ts), engine-free: a repository per table whose
+// writes go through the one write path (writes.ts) and whose reads are each engine's, how a
+// member's value is compared, and how a page is cut at its byte bound.
+import { sameJson } from "./json-values.ts";
+import type { Resources } from "./store.ts";
+import type { Column, Row, Table } from "./tables.ts";
+import type { CreateOutcome, UpdateOutcome, WritePath } from "./writes.ts";
 
-/** A plant repository's writes: the same on every engine, which reads in its own way. */
-export function plantWrites(
+export type CreateResult<R extends Row = Row> =
+  /** Stored now, or already stored with the same members (an idempotent replay). */
+  | { kind: "created" | "replayed"; row: R }
+  /** Already stored under this key with other members; nothing was changed. */
+  | { kind: "conflict"; existing: R }
+  /** A member names a row of another table (x-references) that is not stored. */
+  | { kind: "unreferenced"; member: string; value: unknown };
+
+export type UpdateResult<R extends Row = Row> =
+  | { kind: "updated"; row: R }
+  | { kind: "absent" }
+  | { kind: "unreferenced"; member: string; value: unknown };
+
+/** A merge patch of a row: members to replace, null to remove an optional one; never the key. */
+export type Patch<R extends Row, K extends keyof R> = { [M in Exclude<keyof R, K>]?: R[M] | null };
+
+/**
+ * One page of a listing: rows whose key is above `after` (all when absent) and whose members
+ * equal `filters`, at most `limit` of them, and no more once their text (strings and JSON)
+ * reaches `maxTextBytes` of UTF-8 (at least one).
+ */
+export interface PageRequest<R extends Row = Row, K extends keyof R = keyof R> {
+  after?: R[K] | undefined;
+  limit: number;
+  maxTextBytes: number;
+  filters?: Partial<R> | undefined;
+}
+
+export interface Page<R extends Row = Row> {
+  rows: R[];
+  /** Cut at `limit` or at the byte bound: rows may follow (the answer's next link). */
+  full: boolean;
+}
+
+/** A declared table's rows: the same interface on every engine, typed from the document. */
+export interface ResourceStore<R extends Row = Row, K extends keyof R = keyof R> {
+  /** Resolves only once the row is durably committed. Idempotent on the key. */
+  create(row: R): Promise<CreateResult<R>>;
+  get(key: R[K]): Promise<R | undefined>;
+  /**
+   * Rows in ascending key order, cut by key (keyset), so that paging while others write never
+   * repeats or skips a row that exists throughout.
+   */
+  list(page: PageRequest<R, K>): Promise<Page<R>>;
+  /** Applies a merge patch; what is stored after, once committed. */
+  update(key: R[K], patch: Patch<R, K>): Promise<UpdateResult<R>>;
+  /** Resolves once the delete is durably committed: true if a row was deleted. */
+  delete(key: R[K]): Promise<boolean>;
+}
+
+/** What each engine reads itself. */
+export type ResourceReads = Pick<ResourceStore, "get" | "list">;
+
+/** Every table's repository, by name: the engine gives each its reads. */
+export function resources(
+  tables: readonly Table[],
   run: WritePath["run"],
-): Pick<PlantStore, "create" | "update" | "delete"> {
+  readsOf: (table: Table) => ResourceReads,
+): Resources {
+  return Object.fromEntries(
+    tables.map((table) => [table.name, resourceStore(table, run, readsOf(table))]),
+  ) as unknown as Resources;
+}
+
+/** A table's repository: its writes through the write path, the same on every engine. */
+export function resourceStore(
+  table: Table,
+  run: WritePath["run"],
+  reads: ResourceReads,
+): ResourceStore {
+  const name = table.name;
   return {
-    create(plant) {
-      const row = { id: plant.id, name: plant.name, tag: plant.tag ?? null };
-      return run("createPlant", row).then((outcome) => resultOf(row, outcome));
+    ...reads,
+    create: (row) =>
+      run("createRow", { table: name, row }).then((outcome) => created(row, outcome)),
+    async update(key, patch) {
+      return updated(patch, await run("updateRow", { table: name, key, patch }));
     },
-    async update(id, patch) {
-      return updatedPlant(await run("updatePlant", { id, ...patch }));
-    },
-    async delete(id) {
-      return (await run("deletePlant", { id })).outcome === "deleted";
+    async delete(key) {
+      return (await run("deleteRow", { table: name, key })).outcome === "deleted";
     },
   };
 }
 
-function resultOf(wanted: PlantRow, outcome: CreateOutcome): CreateResult {
-  if (outcome.outcome === "created") return { kind: "created", plant: toPlant(wanted) };
-  const existing = toPlant(outcome);
-  return outcome.outcome === "replayed"
-    ? { kind: "replayed", plant: existing }
-    : { kind: "conflict", existing };
+function created(wanted: Row, outcome: CreateOutcome): CreateResult {
+  switch (outcome.outcome) {
+    case "created":
+      return { kind: "created", row: wanted };
+    case "replayed":
+      return { kind: "replayed", row: outcome.row };
+    case "conflict":
+      return { kind: "conflict", existing: outcome.row };
+    default:
+      return { kind: "unreferenced", member: outcome.member, value: wanted[outcome.member] };
+  }
 }
 
-/** What an updatePlant write reports, as the store answers it: undefined when none was stored. */
-const updatedPlant = (outcome: UpdateOutcome): Plant | undefined =>
-  outcome.outcome === "updated" ? toPlant(outcome) : undefined;
+function updated(patch: Row, outcome: UpdateOutcome): UpdateResult {
+  switch (outcome.outcome) {
+    case "updated":
+      return { kind: "updated", row: outcome.row };
+    case "absent":
+      return { kind: "absent" };
+    default:
+      return { kind: "unreferenced", member: outcome.member, value: patch[outcome.member] };
+  }
+}
 
-export const toPlant = (row: { name: string; tag: string | null }): Plant =>
-  row.tag === null ? { name: row.name } : { name: row.name, tag: row.tag };
+/** Whether two values of a column's member are the same: int64s by value, JSON as data. */
+export function sameMember(column: Column, a: unknown, b: unknown): boolean {
+  if (a === undefined || a === null || b === undefined || b === null) {
+    return (a ?? undefined) === (b ?? undefined);
+  }
+  if (column.kind === "int64") return BigInt(a as bigint) === BigInt(b as bigint);
+  if (column.kind === "json") return sameJson(a, b);
+  return a === b;
+}
 
-/** A row read with its id, as the store answers it: no tag when none was stored. */
-export const toStoredPlant = (row: {
-  id: bigint;
-  name: string;
-  tag: string | null;
-}): StoredPlant =>
-  row.tag === null ? { id: row.id, name: row.name } : { id: row.id, name: row.name, tag: row.tag };
+/** Whether a stored row holds exactly the members of `row` (a replay of its create). */
+export const sameRow = (table: Table, stored: Row, row: Row): boolean =>
+  table.columns.every((column) => sameMember(column, stored[column.member], row[column.member]));
 
-/** A page as its rows come, cut at its count or once its names and tags reach the byte bound. */
+/** A page as its rows come, cut at its count or once their text reaches the byte bound. */
 export class PageBuilder {
-  readonly #plants: StoredPlant[] = [];
+  readonly #rows: Row[] = [];
   #bytes = 0;
   #cut = false;
 
@@ -55,20 +139,18 @@ export class PageBuilder {
     private readonly maxTextBytes: number,
   ) {}
 
-  /** Adds the plant if it fits; false once the page is full (the plant is not on it). */
-  add(plant: StoredPlant): boolean {
-    const bytes =
-      Buffer.byteLength(plant.name) + (plant.tag === undefined ? 0 : Buffer.byteLength(plant.tag));
-    if (this.#plants.length > 0 && this.#bytes + bytes > this.maxTextBytes) {
+  /** Adds the row, of `bytes` of text, if it fits; false once the page is full (it is not on it). */
+  add(row: Row, bytes: number): boolean {
+    if (this.#rows.length > 0 && this.#bytes + bytes > this.maxTextBytes) {
       this.#cut = true;
       return false;
     }
-    this.#plants.push(plant);
+    this.#rows.push(row);
     this.#bytes += bytes;
-    return this.#plants.length < this.limit;
+    return this.#rows.length < this.limit;
   }
 
   done(): Page {
-    return { plants: this.#plants, full: this.#cut || this.#plants.length >= this.limit };
+    return { rows: this.#rows, full: this.#cut || this.#rows.length >= this.limit };
   }
 }

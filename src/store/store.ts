@@ -1,72 +1,23 @@
 // The storage interface every engine implements; handlers depend on nothing else.
+import type { tables } from "../../generated/plants.ts";
+import type { GeneratedMigration } from "./migrations/migration.ts";
+import type { ResourceStore } from "./rows.ts";
+import type { DataDeclaration } from "./tables.ts";
 import type { TokenStore } from "./tokens.ts";
 import type { WebhookStore } from "./webhooks.ts";
 import type { WriteObserver } from "./writes.ts";
 
-export interface Plant {
-  name: string;
-  tag?: string;
-}
-
-export interface NewPlant extends Plant {
-  /** Exact int64. */
-  id: bigint;
-}
-
-/** What an update changes: a member given replaces the stored one; tag null removes it. */
-export interface PlantPatch {
-  name?: string;
-  tag?: string | null;
-}
-
-/** A stored plant with its id, as reads return it. */
-export interface StoredPlant extends Plant {
-  id: bigint;
-}
-
-/**
- * One page of a listing: plants with ids above `after` (all when absent), at most `limit` of
- * them, and no more once their names and tags reach `maxTextBytes` of UTF-8 (at least one).
- */
-export interface PageRequest {
-  after?: bigint | undefined;
-  limit: number;
-  maxTextBytes: number;
-}
-
-export interface Page {
-  plants: StoredPlant[];
-  /** Cut at `limit` or at the byte bound: plants may follow (the answer's next link). */
-  full: boolean;
-}
-
-export type CreateResult =
-  /** Stored now, or already stored with the same name and tag (an idempotent replay). */
-  | { kind: "created" | "replayed"; plant: Plant }
-  /** Already stored under this id with a different name or tag; nothing was changed. */
-  | { kind: "conflict"; existing: Plant };
-
-/** The plants: one repository per resource, each engine with its own (sqlite-plants.ts, …). */
-export interface PlantStore {
-  /** Resolves only once the plant is durably committed. */
-  create(plant: NewPlant): Promise<CreateResult>;
-  get(id: bigint): Promise<Plant | undefined>;
-  /**
-   * Plants in ascending id order, cut by id (keyset), so that paging while others write never
-   * repeats or skips a plant that exists throughout.
-   */
-  list(page: PageRequest): Promise<Page>;
-  /**
-   * Changes a stored plant as a merge patch (a member given replaces the stored one; tag null
-   * removes it); resolves once committed with the plant as stored, or undefined if none was.
-   */
-  update(id: bigint, patch: PlantPatch): Promise<Plant | undefined>;
-  /** Resolves once the delete is durably committed: true if a plant was deleted, false if none was stored. */
-  delete(id: bigint): Promise<boolean>;
-}
+/** Every declared table's repository, by table name, typed from the document (generated/plants.ts). */
+export type Resources = {
+  readonly [T in keyof tables]: ResourceStore<tables[T]["row"], tables[T]["key"]>;
+};
 
 /** How a store is opened, beside where. */
 export interface StoreOptions {
+  /** The document's tables and events (src/openapi/data.ts): what the store keeps and sends. */
+  data: DataDeclaration;
+  /** The migrations generated from the document: the build's (migrations/index.ts) when absent. */
+  migrations?: readonly GeneratedMigration[] | undefined;
   /**
    * This instance's clock, in ms since the epoch: times it stamps itself (an endpoint's
    * registration). Tests give an instance a clock that runs ahead or behind.
@@ -76,7 +27,7 @@ export interface StoreOptions {
 
 /** What an engine opens: a repository per resource, all equals, and what the engine itself does. */
 export interface Store {
-  readonly plants: PlantStore;
+  readonly resources: Resources;
   readonly tokens: TokenStore;
   readonly webhooks: WebhookStore;
   /**
@@ -121,16 +72,16 @@ export class StoreFaultError extends StoreUnavailableError {
 export interface MigrationResult {
   from: number;
   to: number;
+  /** The migrations generated from the document that this run applied, by id. */
+  generated: readonly string[];
 }
 
 /** The schema in the database is newer than this build knows; start-up must stop. */
 export class SchemaTooNewError extends Error {
   override name = "SchemaTooNewError";
-  constructor(found: number, known: number) {
+  constructor(found: number | string, known: number | string) {
     super(
       `the database schema is version ${found}, newer than this plantstore knows (${known}); upgrade plantstore`,
     );
   }
 }
-
-export const samePlant = (a: Plant, b: Plant): boolean => a.name === b.name && a.tag === b.tag;

@@ -4,7 +4,6 @@
 // event (outbox.ts), so a 200 can never outlive its message; a claim fans events out into one
 // delivery per endpoint, each referencing the event's one copy of the body.
 import { randomBytes } from "node:crypto";
-import { nameOf } from "../config/settings.ts";
 import type { WriteArgs, WriteName, WriteResult } from "./writes.ts";
 
 export interface WebhookEndpoint {
@@ -201,9 +200,7 @@ export const WEBHOOK_WRITE_KEYS: {
 export class EndpointLimitError extends Error {
   override name = "EndpointLimitError";
   constructor(readonly max: number) {
-    super(
-      `the store already holds ${max} webhook endpoints, the most it takes (${nameOf("ops.maxWebhookEndpoints")}): delete one first`,
-    );
+    super(`the store already holds ${max} webhook endpoints, the most it takes`);
   }
 }
 
@@ -221,11 +218,8 @@ export class RotationLimitError extends Error {
 export const ENDPOINT_DISABLED =
   "not sent: the endpoint answered 410 Gone and is disabled; retrying a delivery enables it again";
 
-/** The exact JSON of the newPlant webhook: the id as an integer literal, never a double. */
-export const newPlantBody = (plant: { id: bigint; name: string; tag: string | null }): string =>
-  `{"id":${plant.id},"name":${JSON.stringify(plant.name)}${
-    plant.tag === null ? "" : `,"tag":${JSON.stringify(plant.tag)}`
-  }}`;
+/** A new endpoint secret: `whsec_` and 24 random bytes in base64, as Standard Webhooks writes them. */
+export const newWebhookSecret = (): string => `whsec_${randomBytes(24).toString("base64")}`;
 
 /** An id that sorts by creation time: prefix, 12 hex digits of ms, 10 random hex. */
 export const timeOrderedId = (prefix: string, now = Date.now()): string =>
@@ -285,7 +279,6 @@ export type WebhookReads = Pick<
 /** A WebhookStore from an engine's reads: every change one named write, the same everywhere. */
 export function webhookStore(
   run: Run,
-  newSecret: () => string,
   reads: WebhookReads,
   clock: () => number = Date.now,
 ): WebhookStore {
@@ -300,7 +293,7 @@ export function webhookStore(
     async createEndpoint({ url, description, maxEndpoints }) {
       const createdAt = clock();
       const row = { id: timeOrderedId("ep_", createdAt), url, description, createdAt };
-      const secret = newSecret();
+      const secret = newWebhookSecret();
       const { outcome } = await run("createWebhookEndpoint", {
         ...row,
         secret,
@@ -313,7 +306,7 @@ export function webhookStore(
       return (await run("deleteWebhookEndpoint", { id })).outcome === "deleted";
     },
     async rotateSecret(id, overlapMs) {
-      const secret = newSecret();
+      const secret = newWebhookSecret();
       const { outcome } = await run("rotateWebhookSecret", { id, secret, overlapMs });
       if (outcome === "full") throw new RotationLimitError();
       return outcome === "rotated" ? secret : undefined;

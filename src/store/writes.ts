@@ -1,48 +1,43 @@
 // The store's one write path. Every write is named and listed here with its arguments and
-// result; each engine implements the list (sqlite-writes.ts, postgres-writes.ts) and runs what
-// is submitted in group-commit batches, one transaction a batch, in the order submitted. A new
-// write — another table, or a row written beside a plant in the same transaction — is one more
-// entry here and one in each engine's list: the write thread's protocol, the batcher and the
-// metrics do not change. A write reports what it found (a conflict, nothing to delete) as its
-// result; a write that breaks a rule of the schema (a foreign key, a check) is refused alone:
-// each engine applies that batch again with every write in a savepoint of its own and reports
-// VIOLATED for that one, which the caller gets as a ConstraintViolationError (409). Any other
-// error fails the whole batch, as a failed commit would.
+// result; each engine implements the list (sqlite/writes.ts, postgres/writes.ts) and runs what
+// is submitted in group-commit batches, one transaction a batch, in the order submitted. The rows
+// of every declared table (tables.ts) are written by three writes, whatever the table: a new
+// table or member needs no new write, protocol or metric. A write reports what it found (a
+// conflict, nothing to delete) as its result; a write that breaks a rule of the schema (a
+// foreign key, a check) is refused alone: each engine applies that batch again with every write
+// in a savepoint of its own and reports VIOLATED for that one, which the caller gets as a
+// ConstraintViolationError (409). Any other error fails the whole batch, as a failed commit would.
 import { createBatcher } from "./batcher.ts";
-import { ConstraintViolationError, type PlantPatch } from "./store.ts";
+import { ConstraintViolationError } from "./store.ts";
+import type { Row, Table, WriteAction } from "./tables.ts";
 import { WEBHOOK_WRITE_KEYS, type WebhookWrites } from "./webhooks.ts";
-
-/** A plant as written: no tag is null. */
-export interface PlantRow {
-  id: bigint;
-  name: string;
-  tag: string | null;
-}
 
 export type CreateOutcome =
   | { outcome: "created" }
-  /** The id was taken: by the same plant (a replay) or another; nothing was changed. */
-  | { outcome: "replayed" | "conflict"; name: string; tag: string | null };
-
-export interface DeleteOutcome {
-  outcome: "deleted" | "absent";
-}
-
-/** A change of one plant: its id and the patch (store.ts) to apply to it. */
-export interface PlantChange extends PlantPatch {
-  id: bigint;
-}
+  /** The key was taken: by the same row (a replay) or another; nothing was changed. */
+  | { outcome: "replayed" | "conflict"; row: Row }
+  /** A member names a row of another table that is not stored; nothing was changed. */
+  | { outcome: "unreferenced"; member: string };
 
 export type UpdateOutcome =
-  /** The plant as stored after the change. */
-  { outcome: "updated"; name: string; tag: string | null } | { outcome: "absent" };
+  /** The row as stored after the change. */
+  | { outcome: "updated"; row: Row }
+  | { outcome: "absent" }
+  | { outcome: "unreferenced"; member: string };
+
+export type DeleteOutcome =
+  /** The row as it was, for the events its delete sends. */
+  { outcome: "deleted"; row: Row } | { outcome: "absent" };
+
+/** The writes of every declared table's rows, each naming its table. */
+export interface RowWrites {
+  createRow: { args: { table: string; row: Row }; result: CreateOutcome };
+  updateRow: { args: { table: string; key: unknown; patch: Row }; result: UpdateOutcome };
+  deleteRow: { args: { table: string; key: unknown }; result: DeleteOutcome };
+}
 
 /** Every write: its arguments and its result. The result's `outcome` labels its metrics. */
-export interface Writes extends WebhookWrites {
-  createPlant: { args: PlantRow; result: CreateOutcome };
-  deletePlant: { args: { id: bigint }; result: DeleteOutcome };
-  updatePlant: { args: PlantChange; result: UpdateOutcome };
-}
+export interface Writes extends RowWrites, WebhookWrites {}
 
 export type WriteName = keyof Writes;
 export type WriteArgs<N extends WriteName> = Writes[N]["args"];
@@ -51,33 +46,89 @@ export type WriteResult<N extends WriteName> = Writes[N]["result"];
 /** One submitted write, as a batch carries it. */
 export type Write = { [N in WriteName]: { name: N; args: WriteArgs<N> } }[WriteName];
 
-/**
- * What each write touches: its own row's key, and the key of every row it reads or names (a
- * child's create names its parent: `[child:C, parent:P]`, and the parent's delete has
- * `parent:P`). Writes sharing a key are applied in the order they were submitted, on every
- * engine, even where batches commit side by side (PostgreSQL's pool).
- */
-const WRITE_KEYS: { [N in WriteName]: (args: WriteArgs<N>) => string | readonly string[] } = {
-  createPlant: (plant) => `plant:${plant.id}`,
-  deletePlant: ({ id }) => `plant:${id}`,
-  updatePlant: ({ id }) => `plant:${id}`,
-  ...WEBHOOK_WRITE_KEYS,
+export const ROW_WRITES: Readonly<Record<keyof RowWrites, WriteAction>> = {
+  createRow: "create",
+  updateRow: "update",
+  deleteRow: "delete",
 };
 
-/** What the metrics count of writes, beside timing each: a counter a write's outcome adds to. */
-export const WRITE_COUNTERS: readonly {
+const capitalized = (word: string) => `${word.charAt(0).toUpperCase()}${word.slice(1)}`;
+
+/**
+ * How metrics and logs name a write: a row's by its action and its table's noun
+ * (`createPlant`), the others by their own name.
+ */
+export function writeLabels(tables: readonly Table[]): (write: Write) => string {
+  const labels = new Map(
+    tables.flatMap((table) =>
+      Object.entries(ROW_WRITES).map(([name, action]) => [
+        `${name}:${table.name}`,
+        `${action}${capitalized(table.noun)}`,
+      ]),
+    ),
+  );
+  return (write) =>
+    "table" in write.args
+      ? (labels.get(`${write.name}:${write.args.table}`) ?? write.name)
+      : write.name;
+}
+
+/** A counter a write's outcome adds to, for the metrics. */
+export interface WriteCounter {
   name: string;
   help: string;
-  write: WriteName;
+  /** The write's label (writeLabels). */
+  write: string;
   outcome: string;
-}[] = [
-  {
-    name: "plantstore_plants_created_total",
-    help: "Plants stored for the first time (replays and conflicts not counted)",
-    write: "createPlant",
+}
+
+/** What the metrics count of writes, beside timing each: every table's rows stored anew. */
+export const writeCounters = (tables: readonly Table[]): WriteCounter[] =>
+  tables.map((table) => ({
+    name: `plantstore_${table.name}_created_total`,
+    help: `${capitalized(table.name)} stored for the first time (replays and conflicts not counted)`,
+    write: `create${capitalized(table.noun)}`,
     outcome: "created",
-  },
-];
+  }));
+
+/**
+ * What each write touches: its own row's key, and the key of every row it names (a child's
+ * create names its parent: `[child:C, parent:P]`, and the parent's delete has `parent:P`).
+ * Writes sharing a key are applied in the order they were submitted, on every engine, even
+ * where batches commit side by side (PostgreSQL's pool).
+ */
+function writeKeys(tables: readonly Table[]): (write: Write) => readonly string[] {
+  const referencing = new Map(
+    tables.map((table) => [table.name, table.columns.filter((c) => c.references !== undefined)]),
+  );
+  const keyOf = new Map(tables.map((table) => [table.name, table.key]));
+  const named = (table: string, row: Row) =>
+    (referencing.get(table) ?? []).flatMap((column) => {
+      const value = row[column.member];
+      return value === undefined || value === null ? [] : [`${column.references}:${value}`];
+    });
+  return (write) => {
+    switch (write.name) {
+      case "createRow": {
+        const { table, row } = write.args;
+        return [`${table}:${row[keyOf.get(table) ?? ""]}`, ...named(table, row)];
+      }
+      case "updateRow":
+        return [
+          `${write.args.table}:${write.args.key}`,
+          ...named(write.args.table, write.args.patch),
+        ];
+      case "deleteRow":
+        return [`${write.args.table}:${write.args.key}`];
+      default: {
+        const keys = (
+          WEBHOOK_WRITE_KEYS[write.name] as (args: unknown) => string | readonly string[]
+        )(write.args);
+        return typeof keys === "string" ? [keys] : keys;
+      }
+    }
+  };
+}
 
 /** The result of a write that broke a rule of the schema, as an engine reports it. */
 export interface Violated {
@@ -87,10 +138,10 @@ export interface Violated {
 }
 export const VIOLATED = "violated";
 
-/** Told how every write ended: the metrics' seam. */
+/** Told how every write ended, by the write's label (writeLabels): the metrics' seam. */
 export interface WriteObserver {
-  settled(write: WriteName, seconds: number, outcome: string): void;
-  failed(write: WriteName, seconds: number, error: unknown): void;
+  settled(write: string, seconds: number, outcome: string): void;
+  failed(write: string, seconds: number, error: unknown): void;
 }
 
 export interface WritePath {
@@ -109,36 +160,35 @@ export interface WritePathOptions {
   maxInFlight: number;
   /** Most writes in one batch, which bounds one transaction's size and time. */
   maxBatch: number;
+  /** The declared tables: their references order writes, their nouns label them. */
+  tables: readonly Table[];
 }
 
 export function createWritePath(options: WritePathOptions): WritePath {
   const observers = new Set<WriteObserver>();
+  const labelOf = writeLabels(options.tables);
   const batcher = createBatcher<Write, unknown>({
     write: options.execute,
     maxInFlight: options.maxInFlight,
     maxBatch: options.maxBatch,
-    keysOf: (write) => {
-      const keys = (WRITE_KEYS[write.name] as (args: unknown) => string | readonly string[])(
-        write.args,
-      );
-      return typeof keys === "string" ? [keys] : keys;
-    },
+    keysOf: writeKeys(options.tables),
   });
   return {
     run<N extends WriteName>(name: N, args: WriteArgs<N>): Promise<WriteResult<N>> {
       const started = performance.now();
+      const write = { name, args } as Write;
       const seconds = () => (performance.now() - started) / 1000;
       const failed = (error: unknown) => {
-        for (const observer of observers) observer.failed(name, seconds(), error);
+        for (const observer of observers) observer.failed(labelOf(write), seconds(), error);
         throw error;
       };
-      return batcher.submit({ name, args } as Write).then((result) => {
+      return batcher.submit(write).then((result) => {
         const { outcome } = result as { outcome: string };
         if (outcome === VIOLATED) {
           const { message } = result as Violated;
           return failed(new ConstraintViolationError(`the store refused the write: ${message}`));
         }
-        for (const observer of observers) observer.settled(name, seconds(), outcome);
+        for (const observer of observers) observer.settled(labelOf(write), seconds(), outcome);
         return result as WriteResult<N>;
       }, failed);
     },

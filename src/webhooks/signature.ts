@@ -1,9 +1,7 @@
-// The sender's half of Standard Webhooks 1.0: a new endpoint's secret, and the three headers
-// that sign one delivery, each signature made by the standard's own library.
-import { randomBytes } from "node:crypto";
+// The sender's half of Standard Webhooks 1.0: the three headers that sign one delivery, each
+// signature made by the standard's own library. (A secret is made where it is stored:
+// src/store/webhooks.ts.)
 import { Webhook } from "standardwebhooks";
-
-const SECRET_PREFIX = "whsec_";
 
 // A type, not an interface, so that it passes wherever a Record of headers is taken.
 export type SignatureHeaders = {
@@ -11,11 +9,6 @@ export type SignatureHeaders = {
   "webhook-timestamp": string;
   "webhook-signature": string;
 };
-
-/** A new endpoint secret: `whsec_` and 24 random bytes in base64, as the standard writes them. */
-export function newWebhookSecret(): string {
-  return `${SECRET_PREFIX}${randomBytes(24).toString("base64")}`;
-}
 
 /**
  * The headers of one delivery, signed with every secret given: one `v1,<signature>` entry each,

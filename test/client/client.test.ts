@@ -33,7 +33,11 @@ describe.each(storeEngines)("the client against a real server ($name)", (engine)
         name: `exact ${id}`,
         tag: "t",
       });
-      expect(await running().db.store.plants.get(id)).toEqual({ name: `exact ${id}`, tag: "t" });
+      expect(await running().db.store.resources.plants.get(id)).toEqual({
+        id,
+        name: `exact ${id}`,
+        tag: "t",
+      });
     }
     // The neighbour a double would have rounded to is not there.
     await expect(client().getPlant({ path: { id: BEYOND_DOUBLES - 1n } })).rejects.toMatchObject({
@@ -52,7 +56,7 @@ describe.each(storeEngines)("the client against a real server ($name)", (engine)
       /cannot hold this integer exactly.*pass a bigint/,
     );
     await expect(client().getPlant({ path: { id: unsafe } })).rejects.toThrow(/pass a bigint/);
-    expect(await running().db.store.plants.get(2n ** 53n + 2n)).toBeUndefined();
+    expect(await running().db.store.resources.plants.get(2n ** 53n + 2n)).toBeUndefined();
   });
 
   it("when the server refuses, then the error is a PlantStoreError with the status and the Error body (409, 401, 403, 404)", async () => {
@@ -188,7 +192,7 @@ describe("retries", () => {
     });
     expect(seen).toEqual(["POST /plants", "POST /plants"]);
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
-    expect(await db.store.plants.get(id)).toEqual({ name: "after a 503" });
+    expect(await db.store.resources.plants.get(id)).toEqual({ id, name: "after a 503" });
   });
 
   it("when 503s outlast the attempts, then the last 503 is thrown as a PlantStoreError", async () => {
@@ -251,7 +255,7 @@ describe("retries", () => {
     await client.createPlant({ body: { id, name: "to delete" } });
     dropAnswers = 1;
     await client.deletePlant({ path: { id } });
-    expect(await db.store.plants.get(id)).toBeUndefined();
+    expect(await db.store.resources.plants.get(id)).toBeUndefined();
   });
 });
 
@@ -273,8 +277,9 @@ describe("plain openapi-fetch (ids as numbers, JSON.parse), for comparison", () 
       body: { id: 9007199254740993, name: "the usual way" },
     });
     expect(response.status).toBe(200);
-    expect(await running().db.store.plants.get(BEYOND_DOUBLES)).toBeUndefined();
-    expect(await running().db.store.plants.get(BEYOND_DOUBLES - 1n)).toEqual({
+    expect(await running().db.store.resources.plants.get(BEYOND_DOUBLES)).toBeUndefined();
+    expect(await running().db.store.resources.plants.get(BEYOND_DOUBLES - 1n)).toEqual({
+      id: BEYOND_DOUBLES - 1n,
       name: "the usual way",
     });
 

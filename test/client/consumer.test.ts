@@ -106,7 +106,8 @@ describe("plantstore/client in a fresh project", () => {
       exact: true,
       name: "from a fresh project",
     });
-    expect(await running().db.store.plants.get(9007199254740993n)).toEqual({
+    expect(await running().db.store.resources.plants.get(9007199254740993n)).toEqual({
+      id: 9007199254740993n,
       name: "from a fresh project",
     });
   });

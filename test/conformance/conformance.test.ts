@@ -66,12 +66,12 @@ describe.each(storeEngines)("conformance of a healthy server ($name)", (engine) 
     }
     expect(run.notes.join("\n")).toContain("createWebhookEndpoint: no valid probes");
     expect(run.requests).toBeLessThanOrEqual(DEFAULT_OPTIONS.maxRequests);
-    const left = await database().store.plants.list({
+    const left = await database().store.resources.plants.list({
       after: from - 1n,
       limit: 10,
       maxTextBytes: 1e6,
     });
-    expect(left.plants.filter((plant) => plant.id <= to)).toEqual([]);
+    expect(left.rows.filter((plant) => plant.id <= to)).toEqual([]);
   });
 
   it("when the run is read-only, then it sends no write and every check passes", async () => {

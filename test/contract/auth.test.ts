@@ -27,7 +27,7 @@ describe.each(storeEngines)("bearer authentication ($name)", (engine) => {
       const res = await post({ "content-type": "application/json", ...auth }, plantJson(id, "x"));
       expectError(res, 401);
       expect(res.headers["www-authenticate"]).toBe('Bearer realm="plantstore"');
-      expect(await app().db.store.plants.get(id)).toBeUndefined();
+      expect(await app().db.store.resources.plants.get(id)).toBeUndefined();
     },
   );
 
@@ -49,7 +49,7 @@ describe.each(storeEngines)("bearer authentication ($name)", (engine) => {
       expect(res.headers["www-authenticate"]).toMatch(
         /^Bearer realm="plantstore", error="invalid_token", error_description="[^"]+"$/,
       );
-      expect(await app().db.store.plants.get(id)).toBeUndefined();
+      expect(await app().db.store.resources.plants.get(id)).toBeUndefined();
     },
   );
 
@@ -62,7 +62,7 @@ describe.each(storeEngines)("bearer authentication ($name)", (engine) => {
         plantJson(id, "x"),
       );
       expect(res.statusCode).toBe(200);
-      expect(await app().db.store.plants.get(id)).toStrictEqual({ name: "x" });
+      expect(await app().db.store.resources.plants.get(id)).toStrictEqual({ id, name: "x" });
     },
   );
 

@@ -89,7 +89,7 @@ describe.each(storeEngines)(
         const id = uniqueId();
         const res = await postPlant(app().app, template.replaceAll("ID", String(id)));
         expectError(res, 400, message);
-        expect(await app().db.store.plants.get(id)).toBeUndefined();
+        expect(await app().db.store.resources.plants.get(id)).toBeUndefined();
       },
     );
 
@@ -107,7 +107,7 @@ describe.each(storeEngines)(
         payload,
       });
       expectError(bad, 400, /not valid UTF-8/);
-      expect(await app().db.store.plants.get(id)).toBeUndefined();
+      expect(await app().db.store.resources.plants.get(id)).toBeUndefined();
     });
 
     it.each([
@@ -126,7 +126,7 @@ describe.each(storeEngines)(
       });
       const body = expectError(res, 400);
       expect(body.message).toContain(`query parameter "${name}"`);
-      expect(await app().db.store.plants.get(id)).toBeUndefined();
+      expect(await app().db.store.resources.plants.get(id)).toBeUndefined();
     });
   },
 );

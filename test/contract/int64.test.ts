@@ -29,7 +29,10 @@ describe.each(storeEngines)("ids are exact int64 ($name)", (engine) => {
   ])("when the id is %s, then it is stored under exactly that value", async (_what, id) => {
     const res = await postPlant(app().app, plantJson(id, `plant ${id}`));
     expect(res.statusCode).toBe(200);
-    expect(await app().db.store.plants.get(id)).toStrictEqual({ name: `plant ${id}` });
+    expect(await app().db.store.resources.plants.get(id)).toStrictEqual({
+      id,
+      name: `plant ${id}`,
+    });
   });
 
   it("when ids differ only past 2^53, then they are different plants", async () => {
@@ -38,8 +41,8 @@ describe.each(storeEngines)("ids are exact int64 ($name)", (engine) => {
     const b = a + 1n;
     expect((await postPlant(app().app, plantJson(a, "a"))).statusCode).toBe(200);
     expect((await postPlant(app().app, plantJson(b, "b"))).statusCode).toBe(200);
-    expect(await app().db.store.plants.get(a)).toStrictEqual({ name: "a" });
-    expect(await app().db.store.plants.get(b)).toStrictEqual({ name: "b" });
+    expect(await app().db.store.resources.plants.get(a)).toStrictEqual({ id: a, name: "a" });
+    expect(await app().db.store.resources.plants.get(b)).toStrictEqual({ id: b, name: "b" });
   });
 
   it.each([
@@ -59,7 +62,7 @@ describe.each(storeEngines)("ids are exact int64 ($name)", (engine) => {
       );
       // Neither a wrapped nor a clamped id may have been stored instead.
       for (const near of [BigInt.asIntN(64, id), INT64_MAX, INT64_MIN]) {
-        expect(await app().db.store.plants.get(near)).not.toStrictEqual({ name });
+        expect(await app().db.store.resources.plants.get(near)).not.toStrictEqual({ name });
       }
     },
   );
@@ -79,7 +82,7 @@ describe.each(storeEngines)("ids are exact int64 ($name)", (engine) => {
     const name = `literal ${literal}`;
     const res = await postPlant(app().app, `{"id":${literal},"name":"${name}"}`);
     expect(res.statusCode).toBe(200);
-    expect(await app().db.store.plants.get(u)).toStrictEqual({ name });
+    expect(await app().db.store.resources.plants.get(u)).toStrictEqual({ id: u, name });
   });
 
   it.each([
@@ -92,7 +95,7 @@ describe.each(storeEngines)("ids are exact int64 ($name)", (engine) => {
     try {
       const res = await postPlant(own.app, `{"id":${literal},"name":"only"}`);
       expect(res.statusCode).toBe(200);
-      expect(await own.db.store.plants.get(id)).toStrictEqual({ name: "only" });
+      expect(await own.db.store.resources.plants.get(id)).toStrictEqual({ id, name: "only" });
     } finally {
       await own.close();
     }
@@ -112,6 +115,9 @@ describe.each(storeEngines)("ids are exact int64 ($name)", (engine) => {
   it("when the id key repeats, then the last one counts, as JSON.parse decides", async () => {
     const res = await postPlant(app().app, `{"id":1,"name":"dup","id":${INT64_MAX - 7n}}`);
     expect(res.statusCode).toBe(200);
-    expect(await app().db.store.plants.get(INT64_MAX - 7n)).toStrictEqual({ name: "dup" });
+    expect(await app().db.store.resources.plants.get(INT64_MAX - 7n)).toStrictEqual({
+      id: INT64_MAX - 7n,
+      name: "dup",
+    });
   });
 });

@@ -55,7 +55,7 @@ function useJwtApp(config: () => JwtConfig, engine = storeEngines[0]) {
     expectError(res, 401, message);
     expect(res.headers["www-authenticate"]).toMatch(INVALID_TOKEN);
     expect(`${res.headers["www-authenticate"]}${res.body}`).not.toContain(token);
-    expect(await test?.db.store.plants.get(id)).toBeUndefined();
+    expect(await test?.db.store.resources.plants.get(id)).toBeUndefined();
   };
   return { post, expectRefused, app: () => test };
 }
@@ -86,7 +86,10 @@ describe.each(storeEngines)("JWTs checked against a JWKS file ($name)", (engine)
       const id = uniqueId();
       const res = await jwt.post(`Bearer ${await signJwt(alg === "RS256" ? rs : es)}`, id);
       expect(res.statusCode, res.body).toBe(200);
-      expect(await jwt.app()?.db.store.plants.get(id)).toStrictEqual({ name: "Jwt plant" });
+      expect(await jwt.app()?.db.store.resources.plants.get(id)).toStrictEqual({
+        id,
+        name: "Jwt plant",
+      });
     },
   );
 

@@ -28,7 +28,7 @@ describe.each(storeEngines)("managed API tokens ($name)", (engine) => {
     const id = uniqueId();
     const res = await postWith(token, plantJson(id, "Fresh"));
     expect(res.statusCode, res.body).toBe(200);
-    expect(await app().db.store.plants.get(id)).toStrictEqual({ name: "Fresh" });
+    expect(await app().db.store.resources.plants.get(id)).toStrictEqual({ id, name: "Fresh" });
   });
 
   it("when one character of a token is mistyped, then 401 names the checksum and not the token", async () => {
@@ -41,7 +41,7 @@ describe.each(storeEngines)("managed API tokens ($name)", (engine) => {
       /^Bearer realm="plantstore", error="invalid_token", error_description="[^"]*checksum[^"]*"$/,
     );
     expect(JSON.stringify(res.headers) + res.body).not.toContain(typo.slice(3, 20));
-    expect(await app().db.store.plants.get(id)).toBeUndefined();
+    expect(await app().db.store.resources.plants.get(id)).toBeUndefined();
   });
 
   it("when a well-formed token was never issued, then 401 invalid_token", async () => {
@@ -59,7 +59,7 @@ describe.each(storeEngines)("managed API tokens ($name)", (engine) => {
     );
     const id = uniqueId();
     expectError(await postWith(token, plantJson(id, "after")), 401, /revoked/);
-    expect(await app().db.store.plants.get(id)).toBeUndefined();
+    expect(await app().db.store.resources.plants.get(id)).toBeUndefined();
   });
 
   it("when a token expires, then it is refused as expired", async () => {
@@ -92,7 +92,7 @@ describe.each(storeEngines)("managed API tokens ($name)", (engine) => {
     const { token } = await issue({ scopes: ["plants:read", "plants:write"] });
     const id = uniqueId();
     expect((await postWith(token, plantJson(id, "Scoped"))).statusCode).toBe(200);
-    expect(await app().db.store.plants.get(id)).toStrictEqual({ name: "Scoped" });
+    expect(await app().db.store.resources.plants.get(id)).toStrictEqual({ id, name: "Scoped" });
   });
 });
 

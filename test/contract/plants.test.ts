@@ -91,7 +91,7 @@ describe.each(storeEngines)("reading and deleting plants ($name)", (engine) => {
     expect(res.statusCode).toBe(204);
     expect(res.body).toBe("");
     expect(res.headers["content-type"]).toBeUndefined();
-    expect(await app().db.store.plants.get(id)).toBeUndefined();
+    expect(await app().db.store.resources.plants.get(id)).toBeUndefined();
     expectError(await call("GET", `/plants/${id}`), 404);
     expectError(await call("DELETE", `/plants/${id}`), 404);
   });
@@ -111,7 +111,7 @@ describe.each(storeEngines)("reading and deleting plants ($name)", (engine) => {
     await postPlant(app().app, plantJson(id, "Ivy"));
     expectError(await call("DELETE", `/plants/${id}?force=1`), 400, /"force" is not accepted/);
     expectError(await call("GET", `/plants/${id}?x=1`), 400, /this operation takes none/);
-    expect(await app().db.store.plants.get(id)).toEqual({ name: "Ivy" });
+    expect(await app().db.store.resources.plants.get(id)).toEqual({ id, name: "Ivy" });
   });
 });
 
@@ -166,7 +166,8 @@ describe.each(storeEngines)("listing plants ($name)", (engine) => {
     try {
       // Random, so nothing on the way compresses it: each name 60,000 bytes of UTF-8.
       const name = () => randomBytes(30_000).toString("hex");
-      for (let id = 1n; id <= 20n; id++) await t.db.store.plants.create({ id, name: name() });
+      for (let id = 1n; id <= 20n; id++)
+        await t.db.store.resources.plants.create({ id, name: name() });
       const first = await t.app.inject({ method: "GET", url: "/plants?limit=1000", headers: AUTH });
       expect(first.statusCode).toBe(200);
       const plants = first.json() as { id: number }[];
@@ -261,7 +262,7 @@ describe.each(storeEngines)("scopes of the plant operations ($name)", (engine) =
 
     expect((await inject("GET", `/plants/${id}`, both)).statusCode).toBe(200);
     expect((await inject("GET", `/plants/${id}`, all)).statusCode).toBe(200);
-    expect(await app().db.store.plants.get(id)).toEqual({ name: "scoped" });
+    expect(await app().db.store.resources.plants.get(id)).toEqual({ id, name: "scoped" });
     expect((await inject("DELETE", `/plants/${id}`, all)).statusCode).toBe(204);
   });
 

@@ -44,7 +44,7 @@ describe.each(storeEngines)("routing, content types and limits ($name)", (engine
       payload: plantJson(id, "encoded"),
     });
     expectError(res, 404);
-    expect(await app().db.store.plants.get(id)).toBeUndefined();
+    expect(await app().db.store.resources.plants.get(id)).toBeUndefined();
   });
 
   // Every path of the document, and every method it does not have there: 405 naming the ones it
@@ -78,7 +78,7 @@ describe.each(storeEngines)("routing, content types and limits ($name)", (engine
       415,
       message,
     );
-    expect(await app().db.store.plants.get(id)).toBeUndefined();
+    expect(await app().db.store.resources.plants.get(id)).toBeUndefined();
   });
 
   it("when there is a body but no content type, then 415", async () => {
@@ -90,7 +90,7 @@ describe.each(storeEngines)("routing, content types and limits ($name)", (engine
       payload: Buffer.from(plantJson(id, "x")),
     });
     expectError(res, 415);
-    expect(await app().db.store.plants.get(id)).toBeUndefined();
+    expect(await app().db.store.resources.plants.get(id)).toBeUndefined();
   });
 
   it.each([
@@ -118,7 +118,7 @@ describe.each(storeEngines)("routing, content types and limits ($name)", (engine
     const id = uniqueId();
     const payload = plantJson(id, "x".repeat(BODY_LIMIT_BYTES));
     expectError(await postPlant(app().app, payload), 413, /larger than 65536 bytes/);
-    expect(await app().db.store.plants.get(id)).toBeUndefined();
+    expect(await app().db.store.resources.plants.get(id)).toBeUndefined();
   });
 
   it.each([
@@ -147,7 +147,7 @@ describe.each(storeEngines)("routing, content types and limits ($name)", (engine
     async (_what, headers, message) => {
       const id = uniqueId();
       expectError(await postPlant(app().app, plantJson(id, "x"), headers), 415, message);
-      expect(await app().db.store.plants.get(id)).toBeUndefined();
+      expect(await app().db.store.resources.plants.get(id)).toBeUndefined();
     },
   );
 
@@ -184,7 +184,7 @@ describe.each(storeEngines)("routing, content types and limits ($name)", (engine
       payload: plantJson(id, "x"),
     });
     expectError(anonymous, 401);
-    expect(await app().db.store.plants.get(id)).toBeUndefined();
+    expect(await app().db.store.resources.plants.get(id)).toBeUndefined();
   });
 
   it("when the body is exactly at the limit, then it is accepted", async () => {
@@ -193,7 +193,7 @@ describe.each(storeEngines)("routing, content types and limits ($name)", (engine
     const name = "n".repeat(BODY_LIMIT_BYTES - Buffer.byteLength(skeleton));
     const res = await postPlant(app().app, plantJson(id, name));
     expect(res.statusCode).toBe(200);
-    expect((await app().db.store.plants.get(id))?.name).toHaveLength(name.length);
+    expect((await app().db.store.resources.plants.get(id))?.name).toHaveLength(name.length);
   });
 
   // A missing table is a fault of ours (not the database being away, which is a 503 below).
@@ -243,7 +243,7 @@ describe("while the app is closing", () => {
     expectExampleAnswer("shuttingDown", { status: res.statusCode, body: res.json() });
     expect(res.headers["retry-after"]).toBe("1");
     expect(res.headers.connection).toBe("close");
-    expect(await (await t.db.reopen()).plants.get(id)).toBeUndefined();
+    expect(await (await t.db.reopen()).resources.plants.get(id)).toBeUndefined();
     await t.db.destroy();
   });
 });

@@ -36,7 +36,11 @@ describe.each(storeEngines)("PATCH /plants/{id} (updatePlant) ($name)", (engine)
     const res = await patch(id, '{"name":"English ivy"}');
     expect(res.statusCode, res.body).toBe(200);
     expect(res.body).toBe(`{"id":${id},"name":"English ivy","tag":"climber"}`);
-    expect(await app().db.store.plants.get(id)).toEqual({ name: "English ivy", tag: "climber" });
+    expect(await app().db.store.resources.plants.get(id)).toEqual({
+      id,
+      name: "English ivy",
+      tag: "climber",
+    });
   });
 
   it("when the tag is sent, then it replaces the stored tag, or sets one where there was none", async () => {
@@ -46,7 +50,11 @@ describe.each(storeEngines)("PATCH /plants/{id} (updatePlant) ($name)", (engine)
     );
     const untagged = await stored("Fern");
     expect((await patch(untagged, '{"tag":"shade"}')).json()).toMatchObject({ tag: "shade" });
-    expect(await app().db.store.plants.get(untagged)).toEqual({ name: "Fern", tag: "shade" });
+    expect(await app().db.store.resources.plants.get(untagged)).toEqual({
+      id: untagged,
+      name: "Fern",
+      tag: "shade",
+    });
   });
 
   it("when the tag is null, then the tag is removed, and removing it again changes nothing", async () => {
@@ -56,13 +64,13 @@ describe.each(storeEngines)("PATCH /plants/{id} (updatePlant) ($name)", (engine)
       expect(res.statusCode, res.body).toBe(200);
       expect(res.body).toBe(`{"id":${id},"name":"Ivy"}`);
     }
-    expect(await app().db.store.plants.get(id)).toEqual({ name: "Ivy" });
+    expect(await app().db.store.resources.plants.get(id)).toEqual({ id, name: "Ivy" });
   });
 
   it("when no plant is stored under the id, then 404 naming it, and nothing is stored", async () => {
     const id = uniqueId();
     expectError(await patch(id, '{"name":"Ghost"}'), 404, new RegExp(`^no plant with id ${id}$`));
-    expect(await app().db.store.plants.get(id)).toBeUndefined();
+    expect(await app().db.store.resources.plants.get(id)).toBeUndefined();
   });
 
   it.each([
@@ -79,7 +87,11 @@ describe.each(storeEngines)("PATCH /plants/{id} (updatePlant) ($name)", (engine)
   ])("when the body is %s, then 400 saying why, and the plant is unchanged", async (body, why) => {
     const id = await stored("Kept", "kept");
     expectError(await patch(id, body), 400, why);
-    expect(await app().db.store.plants.get(id)).toEqual({ name: "Kept", tag: "kept" });
+    expect(await app().db.store.resources.plants.get(id)).toEqual({
+      id,
+      name: "Kept",
+      tag: "kept",
+    });
   });
 
   it.each([
@@ -95,7 +107,7 @@ describe.each(storeEngines)("PATCH /plants/{id} (updatePlant) ($name)", (engine)
         `the content type must be application/merge-patch+json or application/json, got "${type}"`,
       );
     }
-    expect(await app().db.store.plants.get(id)).toEqual({ name: "Kept" });
+    expect(await app().db.store.resources.plants.get(id)).toEqual({ id, name: "Kept" });
   });
 
   it.each([
@@ -107,13 +119,13 @@ describe.each(storeEngines)("PATCH /plants/{id} (updatePlant) ($name)", (engine)
     const id = await stored("Before", "t");
     const res = await patch(id, '{"name":"After","tag":null}', {}, type);
     expect(res.statusCode, res.body).toBe(200);
-    expect(await app().db.store.plants.get(id)).toEqual({ name: "After" });
+    expect(await app().db.store.resources.plants.get(id)).toEqual({ id, name: "After" });
   });
 
   it("when the body is over 64 KiB, then 413 and the plant is unchanged", async () => {
     const id = await stored("Kept");
     expectError(await patch(id, JSON.stringify({ name: "x".repeat(70_000) })), 413);
-    expect(await app().db.store.plants.get(id)).toEqual({ name: "Kept" });
+    expect(await app().db.store.resources.plants.get(id)).toEqual({ id, name: "Kept" });
   });
 
   it.each([INT64_MAX, INT64_MIN, 2n ** 53n + 1n, -(2n ** 53n) - 1n])(
@@ -122,10 +134,10 @@ describe.each(storeEngines)("PATCH /plants/{id} (updatePlant) ($name)", (engine)
       const neighbour = id === INT64_MAX ? id - 1n : id + 1n;
       await postPlant(app().app, plantJson(id, "before"));
       await postPlant(app().app, plantJson(neighbour, "neighbour"));
-      const before = await app().db.store.plants.get(neighbour);
+      const before = await app().db.store.resources.plants.get(neighbour);
       const res = await patch(id, '{"name":"after"}');
       expect(res.body).toMatch(new RegExp(`^\\{"id":${id},"name":"after"`));
-      expect(await app().db.store.plants.get(neighbour)).toEqual(before);
+      expect(await app().db.store.resources.plants.get(neighbour)).toEqual(before);
     },
   );
 
@@ -150,7 +162,11 @@ describe.each(storeEngines)("PATCH /plants/{id} (updatePlant) ($name)", (engine)
     expect(refused.headers["www-authenticate"]).toContain('scope="plants:write"');
     const allowed = await patch(id, '{"tag":"ok"}', await tokenWith(["plants:write"]));
     expect(allowed.statusCode, allowed.body).toBe(200);
-    expect(await app().db.store.plants.get(id)).toEqual({ name: "Scoped", tag: "ok" });
+    expect(await app().db.store.resources.plants.get(id)).toEqual({
+      id,
+      name: "Scoped",
+      tag: "ok",
+    });
   });
 
   it("when no credentials come, then 401 before the id or the body is read", async () => {

@@ -1,5 +1,6 @@
 // Databases no plantstore has opened yet (schema version 0), one kind per engine, for tests
 // of migration itself: a TestStore's database is migrated as it is created.
+
 import { existsSync } from "node:fs";
 import Database from "better-sqlite3";
 import postgres from "postgres";
@@ -8,6 +9,7 @@ import { openStore } from "../../src/store/open.ts";
 import type { Store } from "../../src/store/store.ts";
 import { createTestDatabase, TEST_DATABASE_URL } from "./postgres.ts";
 import { makeTempDb } from "./server-process.ts";
+import { DATA } from "./stores.ts";
 
 export interface EmptyDatabase {
   /** DATABASE_URL naming this database. */
@@ -95,5 +97,5 @@ export const emptyDatabaseKinds: readonly EmptyDatabaseKind[] =
 
 /** A store on the database `url` names, opened the way the server opens it (migrating it). */
 export function openStoreAt(url: string): Promise<Store> {
-  return openStore(loadConfig({ DATABASE_URL: url }).database, { startupTimeoutMs: 0 });
+  return openStore(loadConfig({ DATABASE_URL: url }).database, { startupTimeoutMs: 0, data: DATA });
 }

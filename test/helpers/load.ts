@@ -1,7 +1,8 @@
 // Concurrent client loops that create plants with fresh ids against a real server, and
 // record what became of every request.
-import type { Plant } from "../../src/store/store.ts";
+
 import { plantJson, uniqueId } from "./app.ts";
+import type { Plant } from "./plants.ts";
 import { type Answer, isTimeout, post, REQUEST_TIMEOUT_MS } from "./socket-http.ts";
 
 export type Outcome =

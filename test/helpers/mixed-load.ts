@@ -3,8 +3,9 @@
 // a run must show: only the answers each step allows, every 503 with Retry-After, no request
 // left without an answer, every read agreeing with what was acknowledged, and the database
 // holding exactly what was acknowledged.
-import type { Plant } from "../../src/store/store.ts";
+
 import { AUTH, plantJson, uniqueId } from "./app.ts";
+import type { Plant } from "./plants.ts";
 import { isTimeout } from "./socket-http.ts";
 
 export type Step = "create" | "get" | "delete" | "get-deleted";

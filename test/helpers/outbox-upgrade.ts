@@ -57,7 +57,7 @@ export async function expectUpgradedOutbox(
 ): Promise<void> {
   expect(await storedEvents()).toBe(3);
   await store.webhooks.fanOut();
-  await store.plants.create({ id: 5n, name: "after the upgrade" });
+  await store.resources.plants.create({ id: 5n, name: "after the upgrade" });
   const listed = await store.webhooks.listDeliveries(V6_ROWS.endpoint, { limit: 10 });
   expect(listed?.deliveries.map((d) => d.plantId).sort()).toEqual([3n, 4n, 5n]);
   // Event 2 went to no endpoint, so it is not kept either.

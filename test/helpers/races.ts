@@ -2,8 +2,9 @@
 // the answers must be (one stored version; its senders get 200 with it, the rest 409).
 import { isDeepStrictEqual } from "node:util";
 import { expect } from "vitest";
-import { type Plant, type Store, samePlant } from "../../src/store/store.ts";
+import type { Store } from "../../src/store/store.ts";
 import { plantOf } from "./load.ts";
+import { type Plant, samePlant } from "./plants.ts";
 import { type Answer, expectErrorAnswer, expectPlantAnswer } from "./socket-http.ts";
 
 export const REQUESTS = 50;
@@ -40,9 +41,10 @@ export async function expectOneVersionWon(
   answers: readonly Answer[],
 ): Promise<void> {
   expect(answers).toHaveLength(bodies.length);
-  const winner = await store.plants.get(id);
-  expect(winner).toBeDefined();
-  if (winner === undefined) return;
+  const stored = await store.resources.plants.get(id);
+  expect(stored).toBeDefined();
+  if (stored === undefined) return;
+  const winner = plantOf(stored);
   // The stored version is one of those sent, exactly.
   expect(bodies.some((plant) => isDeepStrictEqual(plantOf(plant), winner))).toBe(true);
 

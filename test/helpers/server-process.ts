@@ -12,6 +12,7 @@ import { startNodeArguments } from "../../scripts/start-command.ts";
 import { openSqliteStore } from "../../src/store/sqlite/store.ts";
 import type { Store } from "../../src/store/store.ts";
 import { TOKEN } from "./app.ts";
+import { DATA } from "./stores.ts";
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -287,7 +288,7 @@ export interface ServerFixture {
 export async function openServerFixture(env: StartOptions["env"] = {}): Promise<ServerFixture> {
   const db = makeTempDb();
   const server = await startServer({ databasePath: db.path, env });
-  return { db, server, stored: openSqliteStore(db.path) };
+  return { db, server, stored: openSqliteStore(db.path, { data: DATA }) };
 }
 
 /** Closes the fixture; the server must stop cleanly (exit 0) on SIGTERM. */

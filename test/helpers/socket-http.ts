@@ -2,9 +2,9 @@
 // cannot express, and the checks every non-200 answer must pass.
 import { connect } from "node:net";
 import { expect } from "vitest";
-import type { Plant } from "../../src/store/store.ts";
 import { AUTH } from "./app.ts";
 import { assertDocumented } from "./contract.ts";
+import type { Plant } from "./plants.ts";
 
 export const REQUEST_TIMEOUT_MS = 10_000;
 

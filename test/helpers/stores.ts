@@ -4,17 +4,22 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { loadConfig } from "../../src/config/config.ts";
+import { loadCompiledData } from "../../src/openapi/compiled-api.ts";
+import type { ApiData } from "../../src/openapi/data.ts";
 import { openPostgresStore } from "../../src/store/postgres/store.ts";
 import { openSqliteStore } from "../../src/store/sqlite/store.ts";
 import type { Store, StoreOptions } from "../../src/store/store.ts";
 import { createTestDatabase, TEST_DATABASE_URL } from "./postgres.ts";
+
+/** What the document declares of the data, as the build compiled it (test/global-setup.ts builds it). */
+export const DATA: ApiData = await loadCompiledData();
 
 export interface TestStore {
   /** DATABASE_URL naming this database, for a server process. */
   url: string;
   store: Store;
   /** Opens a second, independent connection (pool) to the same database. */
-  reopen(options?: StoreOptions): Promise<Store>;
+  reopen(options?: Partial<StoreOptions>): Promise<Store>;
   /** Closes every connection and removes the database. */
   destroy(): Promise<void>;
 }
@@ -25,14 +30,14 @@ export interface StoreEngine {
 }
 
 /** Opens stores on one database and closes them all before the database goes away. */
-async function trackStores(
+export async function trackStores(
   url: string,
   open: (options: StoreOptions) => Promise<Store>,
   remove: () => Promise<void>,
 ): Promise<TestStore> {
   const opened: Store[] = [];
-  const reopen = async (options: StoreOptions = {}): Promise<Store> => {
-    const store = await open(options);
+  const reopen = async (options: Partial<StoreOptions> = {}): Promise<Store> => {
+    const store = await open({ data: DATA, ...options });
     opened.push(store);
     return store;
   };

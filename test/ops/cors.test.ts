@@ -50,7 +50,10 @@ describe("CORS for an allowed origin", () => {
       expect.arrayContaining([...documentResponseHeaders(DOCUMENT), "Retry-After", "X-Request-Id"]),
     );
     expect(res.headers).not.toHaveProperty("access-control-allow-credentials");
-    expect(await app().db.store.plants.get(id)).toEqual({ name: "from a browser" });
+    expect(await app().db.store.resources.plants.get(id)).toEqual({
+      id,
+      name: "from a browser",
+    });
   });
 
   it("when another origin preflights, then 403 with the Error body and no CORS headers", async () => {

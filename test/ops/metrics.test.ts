@@ -226,6 +226,6 @@ describe("metrics behind PLANTSTORE_METRICS_TOKEN", () => {
       authorization: `Bearer ${METRICS_TOKEN}`,
     });
     expectError(res, 401);
-    expect(await app().db.store.plants.get(id)).toBeUndefined();
+    expect(await app().db.store.resources.plants.get(id)).toBeUndefined();
   });
 });

@@ -81,14 +81,17 @@ describe("requests per bearer token", () => {
       const refused = await postPlant(t.app, plantJson(id, "over"));
       expectError(refused, 429, /more than 3 requests this minute; retry in \d+ s$/);
       expectRetryAfter(refused.headers["retry-after"]);
-      expect(await t.db.store.plants.get(id)).toBeUndefined();
+      expect(await t.db.store.resources.plants.get(id)).toBeUndefined();
 
       const other = uniqueId();
       const res = await postPlant(t.app, plantJson(other, "other token"), {
         authorization: `Bearer ${OTHER_TOKEN}`,
       });
       expect(res.statusCode).toBe(200);
-      expect(await t.db.store.plants.get(other)).toEqual({ name: "other token" });
+      expect(await t.db.store.resources.plants.get(other)).toEqual({
+        id: other,
+        name: "other token",
+      });
       expect(
         (await t.app.inject({ method: "GET", url: "/healthz", headers: AUTH })).statusCode,
       ).toBe(200);
@@ -174,11 +177,14 @@ describe("rejected credentials per client address", () => {
       // Even the right token gets no answer about itself from a blocked address.
       const id = uniqueId();
       expectError(await from("192.0.2.10", AUTH, id), 429);
-      expect(await t.db.store.plants.get(id)).toBeUndefined();
+      expect(await t.db.store.resources.plants.get(id)).toBeUndefined();
 
       const elsewhere = uniqueId();
       expect((await from("192.0.2.11", AUTH, elsewhere)).statusCode).toBe(200);
-      expect(await t.db.store.plants.get(elsewhere)).toEqual({ name: "guess" });
+      expect(await t.db.store.resources.plants.get(elsewhere)).toEqual({
+        id: elsewhere,
+        name: "guess",
+      });
       expectError(await from("192.0.2.11", WRONG), 401);
       // Probes need no credentials and are never limited.
       const probe = await t.app.inject({
@@ -221,7 +227,7 @@ describe("rejected credentials per client address", () => {
         payload: plantJson(id, "right"),
       });
       expectError(right, 429);
-      expect(await t.db.store.plants.get(id)).toBeUndefined();
+      expect(await t.db.store.resources.plants.get(id)).toBeUndefined();
     } finally {
       await t.close();
     }

@@ -77,7 +77,11 @@ describe.skipIf(TEST_DATABASE_URL === undefined)("start-up while the database co
       name: "late database",
       tag: "retry",
     });
-    expect(await db.store.plants.get(id)).toStrictEqual({ name: "late database", tag: "retry" });
+    expect(await db.store.resources.plants.get(id)).toStrictEqual({
+      id,
+      name: "late database",
+      tag: "retry",
+    });
     expect(await server.stop()).toEqual({ code: 0, signal: null });
   });
 });

@@ -1,4 +1,5 @@
 // What a new user gets from `npm start` with nothing configured.
+
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,6 +7,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { openSqliteStore } from "../../src/store/sqlite/store.ts";
 import { plantJson, uniqueId } from "../helpers/app.ts";
 import { killLeftoverServers, startServer } from "../helpers/server-process.ts";
+import { DATA } from "../helpers/stores.ts";
 
 const cwd = mkdtempSync(join(tmpdir(), "plantstore-first-start-"));
 afterEach(killLeftoverServers);
@@ -41,8 +43,11 @@ describe("first start with no configuration", () => {
     expect(server.stderr().split(String(token))).toHaveLength(2);
     expect(server.stdoutLines().join("\n")).not.toContain(String(token));
 
-    const store = openSqliteStore(join(cwd, "data", "plants.db"));
-    expect(await store.plants.get(plantId)).toStrictEqual({ name: "Seedling" });
+    const store = openSqliteStore(join(cwd, "data", "plants.db"), { data: DATA });
+    expect(await store.resources.plants.get(plantId)).toStrictEqual({
+      id: plantId,
+      name: "Seedling",
+    });
     const [initial] = await store.tokens.list();
     expect(initial).toMatchObject({ id, name: "initial", scopes: null, expiresAt: null });
     expect(initial?.hash).not.toContain(String(token));
@@ -54,7 +59,7 @@ describe("first start with no configuration", () => {
     expect(await again.stop("SIGTERM")).toEqual({ code: 0, signal: null });
 
     // With "initial" revoked nothing can authenticate: the start says so, and creates no token.
-    const reopened = openSqliteStore(join(cwd, "data", "plants.db"));
+    const reopened = openSqliteStore(join(cwd, "data", "plants.db"), { data: DATA });
     await reopened.tokens.revoke("initial", new Date());
     await reopened.close();
     const locked = await startUnconfigured();

@@ -70,7 +70,9 @@ describe.each(emptyDatabaseKinds)("schema migrations on $name", (kind) => {
       }),
     );
     store = await openStoreAt(url);
-    for (const { id, plant } of created) expect(await store.plants.get(id)).toStrictEqual(plant);
+    for (const { id, plant } of created) {
+      expect(await store.resources.plants.get(id)).toStrictEqual({ id, ...plant });
+    }
     const exits = await Promise.all(servers.map((server) => server.stop()));
     expect(exits).toEqual(servers.map(() => ({ code: 0, signal: null })));
   });
@@ -79,7 +81,7 @@ describe.each(emptyDatabaseKinds)("schema migrations on $name", (kind) => {
     db = await kind.create();
     // A first start's worth: the schema this plantstore knows, and a plant in it.
     store = await openStoreAt(db.url);
-    await store.plants.create({ id: uniqueId(), name: "before the upgrade" });
+    await store.resources.plants.create({ id: uniqueId(), name: "before the upgrade" });
     await store.close();
     store = undefined;
     await db.recordVersion(99);

@@ -8,6 +8,7 @@ import { openSqliteStore } from "../../src/store/sqlite/store.ts";
 import { plantJson, TOKEN, uniqueId } from "../helpers/app.ts";
 import { makeTempDb, REPO_ROOT } from "../helpers/server-process.ts";
 import { expectPlantAnswer, post, waitUntilRefused } from "../helpers/socket-http.ts";
+import { DATA } from "../helpers/stores.ts";
 
 const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 15_000;
@@ -184,9 +185,13 @@ describe("npm start", () => {
     await waitUntilRefused(url, 5_000);
     expect(isAlive(serverPid)).toBe(false);
 
-    const store = openSqliteStore(db.path);
+    const store = openSqliteStore(db.path, { data: DATA });
     try {
-      expect(await store.plants.get(id)).toStrictEqual({ name: "npm start fern", tag: "e2e" });
+      expect(await store.resources.plants.get(id)).toStrictEqual({
+        id,
+        name: "npm start fern",
+        tag: "e2e",
+      });
     } finally {
       await store.close();
     }

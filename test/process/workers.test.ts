@@ -69,7 +69,8 @@ describe.each(storeEngines)("PLANTSTORE_WORKERS=2 on $name", (engine) => {
     const serving = pidsLogging(server, /^request completed$/);
     expect(serving.size).toBe(2);
     expect(serving.has(server.child.pid ?? -1)).toBe(false);
-    for (const id of plants) expect(await shared.store.plants.get(id)).toEqual({ name: "w" });
+    for (const id of plants)
+      expect(await shared.store.resources.plants.get(id)).toEqual({ id, name: "w" });
   });
 
   test.each([0, 1])(

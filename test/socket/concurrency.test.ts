@@ -2,9 +2,10 @@
 // sharing one database (each engine): one version wins, identical bodies are idempotent
 // replays of it, and every different body is a 409.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type Store, samePlant } from "../../src/store/store.ts";
+import type { Store } from "../../src/store/store.ts";
 import { plantJson, uniqueId } from "../helpers/app.ts";
 import { plantOf } from "../helpers/load.ts";
+import { samePlant } from "../helpers/plants.ts";
 import { bodiesForRound, COMMON, expectOneVersionWon, REQUESTS } from "../helpers/races.ts";
 import {
   closeServerFixture,
@@ -94,7 +95,7 @@ describe.each(storeEngines)("two server processes on one $name database", (engin
       }
       // Afterwards each process replays the stored version to a sender of it.
       for (const [k, id] of ids.entries()) {
-        const winner = await shared.store.plants.get(id);
+        const winner = await shared.store.resources.plants.get(id);
         const replay = bodies[k]?.find((plant) => winner !== undefined && samePlant(plant, winner));
         if (replay === undefined) throw new Error(`no body matches the version stored for ${id}`);
         for (const server of servers) {

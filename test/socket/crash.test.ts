@@ -73,8 +73,8 @@ describe.each(storeEngines)("a crash (SIGKILL) under load on $name", (engine) =>
     const store = await db.reopen();
     const wrong: string[] = [];
     for (const { id, plant } of acknowledged) {
-      const found = await store.plants.get(id);
-      if (!isDeepStrictEqual(found, plantOf(plant))) {
+      const found = await store.resources.plants.get(id);
+      if (found === undefined || !isDeepStrictEqual(plantOf(found), plantOf(plant))) {
         wrong.push(`${id}: sent ${JSON.stringify(plant)}, stored ${JSON.stringify(found)}`);
       }
     }
@@ -100,7 +100,9 @@ describe.each(storeEngines)("a crash (SIGKILL) while plants are deleted on $name
   test("when the server is SIGKILLed while 16 clients delete plants, then every plant whose delete it acknowledged is gone after a restart", async () => {
     db = await engine.create();
     const ids = Array.from({ length: 3000 }, (_, i) => BigInt(i + 1));
-    await Promise.all(ids.map((id) => db?.store.plants.create({ id, name: `doomed ${id}` })));
+    await Promise.all(
+      ids.map((id) => db?.store.resources.plants.create({ id, name: `doomed ${id}` })),
+    );
     const server = await startServer({ databaseUrl: db.url });
     const queue = [...ids];
     const deleted: bigint[] = [];
@@ -137,11 +139,12 @@ describe.each(storeEngines)("a crash (SIGKILL) while plants are deleted on $name
     expect(unexpected).toEqual([]);
     const store = await db.reopen();
     const stillThere: bigint[] = [];
-    for (const id of deleted) if ((await store.plants.get(id)) !== undefined) stillThere.push(id);
+    for (const id of deleted)
+      if ((await store.resources.plants.get(id)) !== undefined) stillThere.push(id);
     expect(stillThere).toEqual([]);
     // What was never asked to go is all still there.
     const untouched = queue.slice(0, 100);
     for (const id of untouched)
-      expect(await store.plants.get(id)).toEqual({ name: `doomed ${id}` });
+      expect(await store.resources.plants.get(id)).toEqual({ id, name: `doomed ${id}` });
   });
 });

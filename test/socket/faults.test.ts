@@ -41,7 +41,7 @@ describe("faults over a real socket", () => {
       () => logLines.some((line) => line["msg"] === "request aborted by the client"),
       "the abort is logged",
     );
-    expect(await t.db.store.plants.get(id)).toBeUndefined();
+    expect(await t.db.store.resources.plants.get(id)).toBeUndefined();
     await t.close();
   });
 });

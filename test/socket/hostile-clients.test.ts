@@ -3,6 +3,7 @@
 // read, half-open connections, many connections from one address, a head with thousands of
 // lines, pipelined requests followed by garbage, and an unknown method. Every wait here is
 // bounded; nothing asserts a duration.
+
 import { readFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { afterAll, describe, expect, test } from "vitest";
@@ -19,6 +20,7 @@ import {
   rawExchange,
   rawRequest,
 } from "../helpers/socket-http.ts";
+import { DATA } from "../helpers/stores.ts";
 
 /** The methods the document has on /plants, as Allow lists them. */
 const PLANTS_ALLOW = documentedPaths()
@@ -26,7 +28,7 @@ const PLANTS_ALLOW = documentedPaths()
   ?.methods.join(", ");
 
 const db = useServerSuite();
-const store = openSqliteStore(db.path);
+const store = openSqliteStore(db.path, { data: DATA });
 afterAll(() => store.close());
 
 interface HeldSocket {
@@ -121,7 +123,7 @@ describe("a Content-Type made to backtrack", () => {
           "content-type": pathological(groups),
         });
         expect(expectErrorAnswer(answer, 415).message).toMatch(/Content-Type|content type/);
-        expect(await store.plants.get(id)).toBeUndefined();
+        expect(await store.resources.plants.get(id)).toBeUndefined();
       }
     } finally {
       await server.stop();
@@ -252,7 +254,7 @@ describe("heads and pipelines that confuse", () => {
         ];
         const answer = await rawRequest(server.url, [`${head(host, lines)}\r\n${body}`]);
         expectErrorAnswer(answer, status);
-        expect(await store.plants.get(id)).toBeUndefined();
+        expect(await store.resources.plants.get(id)).toBeUndefined();
       } finally {
         await server.stop();
       }
@@ -275,7 +277,7 @@ describe("heads and pipelines that confuse", () => {
       );
       for (const [i, id] of ids.entries()) {
         expectPlantAnswer(answers[i] ?? fail(), { name: `piped ${id}` });
-        expect(await store.plants.get(id)).toStrictEqual({ name: `piped ${id}` });
+        expect(await store.resources.plants.get(id)).toStrictEqual({ id, name: `piped ${id}` });
       }
       expectErrorAnswer(answers[4] ?? fail(), 400);
     } finally {

@@ -94,7 +94,7 @@ describe.each([1, 2])("with %i server process(es) serving", (workers) => {
       const answer = await post(server.url, paddedPlantJson(id, "too big", LIMIT + 1));
 
       expect(expectErrorAnswer(answer, 413).message).toBe(tooLargeMessage);
-      expect(await stored.plants.get(id)).toBeUndefined();
+      expect(await stored.resources.plants.get(id)).toBeUndefined();
     });
 
     test("when a body of 65537 bytes is streamed by fetch with chunked transfer-encoding, then the answer is 413 with the Error body and nothing is stored", async () => {
@@ -102,7 +102,7 @@ describe.each([1, 2])("with %i server process(es) serving", (workers) => {
       const answer = await post(server.url, streamOf(paddedPlantJson(id, "too big", LIMIT + 1)));
 
       expect(expectErrorAnswer(answer, 413).message).toBe(tooLargeMessage);
-      expect(await stored.plants.get(id)).toBeUndefined();
+      expect(await stored.resources.plants.get(id)).toBeUndefined();
     });
 
     test("when a body of 65537 bytes is declared in a raw Content-Length, then the answer is 413 with the Error body and nothing is stored", async () => {
@@ -117,7 +117,7 @@ describe.each([1, 2])("with %i server process(es) serving", (workers) => {
       ]);
 
       expect(expectErrorAnswer(answer, 413).message).toBe(tooLargeMessage);
-      expect(await stored.plants.get(id)).toBeUndefined();
+      expect(await stored.resources.plants.get(id)).toBeUndefined();
     });
 
     test("when a body of 65537 bytes arrives in raw HTTP chunks, then the answer is 413 with the Error body and nothing is stored", async () => {
@@ -128,7 +128,7 @@ describe.each([1, 2])("with %i server process(es) serving", (workers) => {
       ]);
 
       expect(expectErrorAnswer(answer, 413).message).toBe(tooLargeMessage);
-      expect(await stored.plants.get(id)).toBeUndefined();
+      expect(await stored.resources.plants.get(id)).toBeUndefined();
     });
 
     test("when a valid JSON body of exactly 65536 bytes is sent with a Content-Length, then it is accepted (200) and stored", async () => {
@@ -136,7 +136,10 @@ describe.each([1, 2])("with %i server process(es) serving", (workers) => {
       const answer = await post(server.url, paddedPlantJson(id, "exactly at the limit", LIMIT));
 
       expectPlantAnswer(answer, { name: "exactly at the limit" });
-      expect(await stored.plants.get(id)).toStrictEqual({ name: "exactly at the limit" });
+      expect(await stored.resources.plants.get(id)).toStrictEqual({
+        id,
+        name: "exactly at the limit",
+      });
     });
 
     test("when a valid JSON body of exactly 65536 bytes is streamed with chunked transfer-encoding, then it is accepted (200) and stored", async () => {
@@ -147,7 +150,10 @@ describe.each([1, 2])("with %i server process(es) serving", (workers) => {
       );
 
       expectPlantAnswer(answer, { name: "chunked at the limit" });
-      expect(await stored.plants.get(id)).toStrictEqual({ name: "chunked at the limit" });
+      expect(await stored.resources.plants.get(id)).toStrictEqual({
+        id,
+        name: "chunked at the limit",
+      });
     });
   });
 
@@ -159,7 +165,7 @@ describe.each([1, 2])("with %i server process(es) serving", (workers) => {
       });
 
       expectPlantAnswer(answer, { name: "utf-8 fern" });
-      expect(await stored.plants.get(id)).toStrictEqual({ name: "utf-8 fern" });
+      expect(await stored.resources.plants.get(id)).toStrictEqual({ id, name: "utf-8 fern" });
     });
 
     test.each([
@@ -174,7 +180,7 @@ describe.each([1, 2])("with %i server process(es) serving", (workers) => {
         });
 
         expect(expectErrorAnswer(answer, 415).message).toContain(named);
-        expect(await stored.plants.get(id)).toBeUndefined();
+        expect(await stored.resources.plants.get(id)).toBeUndefined();
       },
     );
 
@@ -184,7 +190,7 @@ describe.each([1, 2])("with %i server process(es) serving", (workers) => {
       const answer = await post(server.url, new TextEncoder().encode(plantJson(id, "untyped")), {});
 
       expect(expectErrorAnswer(answer, 415).message).toMatch(/content-type/i);
-      expect(await stored.plants.get(id)).toBeUndefined();
+      expect(await stored.resources.plants.get(id)).toBeUndefined();
     });
 
     test("when a body is sent with no Content-Type header on a raw socket, then the answer is 415 with the Error body and nothing is stored", async () => {
@@ -198,7 +204,7 @@ describe.each([1, 2])("with %i server process(es) serving", (workers) => {
       ]);
 
       expectErrorAnswer(answer, 415);
-      expect(await stored.plants.get(id)).toBeUndefined();
+      expect(await stored.resources.plants.get(id)).toBeUndefined();
     });
   });
 
@@ -243,7 +249,10 @@ describe.each([1, 2])("with %i server process(es) serving", (workers) => {
       expectPlantAnswer(await post(server.url, plantJson(id, "after garbage")), {
         name: "after garbage",
       });
-      expect(await stored.plants.get(id)).toStrictEqual({ name: "after garbage" });
+      expect(await stored.resources.plants.get(id)).toStrictEqual({
+        id,
+        name: "after garbage",
+      });
     });
   });
 
@@ -262,7 +271,7 @@ describe.each([1, 2])("with %i server process(es) serving", (workers) => {
       expectPlantAnswer(answer, { name: "Monstera" });
       expect(answer.raw).toMatch(/^HTTP\/1\.1 200 /);
       expect(Number(answer.headers["content-length"])).toBe(Buffer.byteLength(answer.body));
-      expect(await stored.plants.get(id)).toStrictEqual({ name: "Monstera" });
+      expect(await stored.resources.plants.get(id)).toStrictEqual({ id, name: "Monstera" });
     });
 
     test("when a plant with a tag and unknown fields is created, then the answer is exactly the name and tag", async () => {
@@ -273,7 +282,11 @@ describe.each([1, 2])("with %i server process(es) serving", (workers) => {
       );
 
       expectPlantAnswer(answer, { name: "Ficus", tag: "indoor" });
-      expect(await stored.plants.get(id)).toStrictEqual({ name: "Ficus", tag: "indoor" });
+      expect(await stored.resources.plants.get(id)).toStrictEqual({
+        id,
+        name: "Ficus",
+        tag: "indoor",
+      });
     });
   });
 
@@ -305,7 +318,7 @@ describe.each([1, 2])("with %i server process(es) serving", (workers) => {
           status,
         );
         expect(answer.headers.get("www-authenticate")).toMatch(/^Bearer /);
-        expect(await stored.plants.get(id)).toBeUndefined();
+        expect(await stored.resources.plants.get(id)).toBeUndefined();
       },
     );
 
@@ -350,7 +363,7 @@ describe.each([1, 2])("with %i server process(es) serving", (workers) => {
       ]);
 
       expect(expectErrorAnswer(answer, 400).message).toContain("/pl%ants");
-      expect(await stored.plants.get(id)).toBeUndefined();
+      expect(await stored.resources.plants.get(id)).toBeUndefined();
     });
 
     test("when an HTTP/1.1 request has no Host header, then the answer is 400 with an Error body that names Host, and nothing is stored", async () => {
@@ -360,7 +373,7 @@ describe.each([1, 2])("with %i server process(es) serving", (workers) => {
       ]);
 
       expect(expectErrorAnswer(answer, 400).message).toContain("Host");
-      expect(await stored.plants.get(id)).toBeUndefined();
+      expect(await stored.resources.plants.get(id)).toBeUndefined();
     });
 
     test("when an HTTP/1.0 request has no Host header (which 1.0 does not require), then the plant is created (200) and stored", async () => {
@@ -370,7 +383,7 @@ describe.each([1, 2])("with %i server process(es) serving", (workers) => {
       ]);
 
       expectPlantAnswer(answer, { name: "old client" });
-      expect(await stored.plants.get(id)).toStrictEqual({ name: "old client" });
+      expect(await stored.resources.plants.get(id)).toStrictEqual({ id, name: "old client" });
     });
 
     test("when CONNECT /plants is sent, then the answer is 405 with the Allow of /plants and the Error body, and the connection is closed", async () => {
@@ -405,7 +418,7 @@ describe.each([1, 2])("with %i server process(es) serving", (workers) => {
 
         expect(expectErrorAnswer(answer, 405).message).toContain(method);
         expect(answer.headers["allow"]).toBe(PLANTS_ALLOW);
-        expect(await stored.plants.get(id)).toBeUndefined();
+        expect(await stored.resources.plants.get(id)).toBeUndefined();
       },
     );
 
@@ -418,7 +431,11 @@ describe.each([1, 2])("with %i server process(es) serving", (workers) => {
       ]);
 
       expectPlantAnswer(answer, { name: "via a proxy", tag: "abs" });
-      expect(await stored.plants.get(id)).toStrictEqual({ name: "via a proxy", tag: "abs" });
+      expect(await stored.resources.plants.get(id)).toStrictEqual({
+        id,
+        name: "via a proxy",
+        tag: "abs",
+      });
     });
 
     test("when the target is in absolute form with an unknown path, then the answer is 404 with the Error body and nothing is stored", async () => {
@@ -430,7 +447,7 @@ describe.each([1, 2])("with %i server process(es) serving", (workers) => {
       ]);
 
       expectErrorAnswer(answer, 404);
-      expect(await stored.plants.get(id)).toBeUndefined();
+      expect(await stored.resources.plants.get(id)).toBeUndefined();
     });
   });
 
@@ -465,7 +482,7 @@ describe.each([1, 2])("with %i server process(es) serving", (workers) => {
         expect(expectErrorAnswer(answer, 400).message).toBe(
           `the ${name.toLowerCase()} header appears more than once`,
         );
-        expect(await stored.plants.get(id)).toBeUndefined();
+        expect(await stored.resources.plants.get(id)).toBeUndefined();
       },
     );
 
@@ -475,7 +492,7 @@ describe.each([1, 2])("with %i server process(es) serving", (workers) => {
       const answers = await rawExchange(server.url, [`${valid}\u0000\u0001\r\n\r\n`], 2);
       expectPlantAnswer(answers[0] ?? fail(), { name: "first" });
       expectErrorAnswer(answers[1] ?? fail(), 400);
-      expect(await stored.plants.get(id)).toStrictEqual({ name: "first" });
+      expect(await stored.resources.plants.get(id)).toStrictEqual({ id, name: "first" });
     });
 
     // An answer already sent is no longer owed: the 400 must not wait for it.
@@ -501,7 +518,7 @@ describe.each([1, 2])("with %i server process(es) serving", (workers) => {
       const lines = [...base(), `Authorization: ${AUTH.authorization}`, "Expect: something-else"];
       const answer = await rawRequest(server.url, [request(lines, plantJson(id, "expectant"))]);
       expectPlantAnswer(answer, { name: "expectant" });
-      expect(await stored.plants.get(id)).toStrictEqual({ name: "expectant" });
+      expect(await stored.resources.plants.get(id)).toStrictEqual({ id, name: "expectant" });
     });
 
     test("when an absolute-form target has dot segments, then it routes like the same origin-form path (404)", async () => {
@@ -510,7 +527,7 @@ describe.each([1, 2])("with %i server process(es) serving", (workers) => {
       lines[0] = "POST http://example.test/plants/../plants HTTP/1.1";
       const answer = await rawRequest(server.url, [request(lines, plantJson(id, "dotted"))]);
       expectErrorAnswer(answer, 404);
-      expect(await stored.plants.get(id)).toBeUndefined();
+      expect(await stored.resources.plants.get(id)).toBeUndefined();
     });
 
     test("when the request headers never finish arriving, then the server answers 408 with the Error body", async () => {

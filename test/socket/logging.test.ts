@@ -1,10 +1,12 @@
 // What the spawned server logs for requests it answers: one JSON line per request, once it is
 // answered, and never a credential or a request body.
+
 import { afterAll, afterEach, describe, expect, test } from "vitest";
 import { openSqliteStore } from "../../src/store/sqlite/store.ts";
 import { plantJson, TOKEN, uniqueId } from "../helpers/app.ts";
 import { killLeftoverServers, makeTempDb, startServer } from "../helpers/server-process.ts";
 import { type Answer, post, rawRequest } from "../helpers/socket-http.ts";
+import { DATA } from "../helpers/stores.ts";
 
 const db = makeTempDb();
 
@@ -137,9 +139,9 @@ describe("request logging", () => {
     }
 
     // The requests really did what their statuses say.
-    const store = openSqliteStore(db.path);
+    const store = openSqliteStore(db.path, { data: DATA });
     try {
-      expect(await store.plants.get(id)).toStrictEqual({ name, tag: "t" });
+      expect(await store.resources.plants.get(id)).toStrictEqual({ id, name, tag: "t" });
     } finally {
       await store.close();
     }

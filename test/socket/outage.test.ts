@@ -1,9 +1,9 @@
 // The database going away under a running server and coming back: creates meanwhile get
 // 503 with Retry-After and nothing internal, the process keeps running, creates succeed
 // again without a restart, and nothing acknowledged (or half-done) is lost or altered.
+
 import { isDeepStrictEqual } from "node:util";
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from "vitest";
-import type { Plant } from "../../src/store/store.ts";
 import { AUTH, plantJson, uniqueId } from "../helpers/app.ts";
 import {
   describeOutcome,
@@ -13,6 +13,7 @@ import {
   startLoad,
   waitUntil,
 } from "../helpers/load.ts";
+import type { Plant } from "../helpers/plants.ts";
 import { TEST_DATABASE_URL } from "../helpers/postgres.ts";
 import { killLeftoverServers, type ServerProcess, startServer } from "../helpers/server-process.ts";
 import {
@@ -170,7 +171,7 @@ describe.skipIf(TEST_DATABASE_URL === undefined)("the database going away and co
     const store = await db.reopen();
     const wrong: string[] = [];
     for (const { id, plant, answer } of creates) {
-      const stored = await store.plants.get(id);
+      const stored = await store.resources.plants.get(id);
       if (answer.status === 200) {
         expectPlantAnswer(answer, plantOf(plant));
         if (!isSame(stored, plant)) wrong.push(`${id}: 200, stored ${JSON.stringify(stored)}`);
@@ -182,7 +183,7 @@ describe.skipIf(TEST_DATABASE_URL === undefined)("the database going away and co
       }
       const retry = await post(server.url, plantJson(id, plant.name, plant.tag));
       expectPlantAnswer(retry, plantOf(plant));
-      if (!isSame(await store.plants.get(id), plant))
+      if (!isSame(await store.resources.plants.get(id), plant))
         wrong.push(`${id}: retried, not stored exactly`);
     }
     expect(wrong).toEqual([]);
@@ -192,4 +193,4 @@ describe.skipIf(TEST_DATABASE_URL === undefined)("the database going away and co
 const isAnswer = (o: Outcome): o is Extract<Outcome, { kind: "answer" }> => o.kind === "answer";
 
 const isSame = (stored: Plant | undefined, plant: Plant): boolean =>
-  isDeepStrictEqual(stored, plantOf(plant));
+  stored !== undefined && isDeepStrictEqual(plantOf(stored), plantOf(plant));

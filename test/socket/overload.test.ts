@@ -3,12 +3,14 @@
 // the server refuse with 503 and Retry-After, while /healthz and /metrics stay answered. No
 // hook exists for tests: the lag is real. (Whether it recovers is not asserted: on a machine
 // shared with other test runs, even an idle process may lag past 1 ms.)
+
 import { describe, expect, test } from "vitest";
 import { openSqliteStore } from "../../src/store/sqlite/store.ts";
 import { plantJson, uniqueId } from "../helpers/app.ts";
 import { expectExampleAnswer } from "../helpers/examples.ts";
 import { startServer, useServerSuite } from "../helpers/server-process.ts";
 import { type Answer, expectErrorAnswer, post } from "../helpers/socket-http.ts";
+import { DATA } from "../helpers/stores.ts";
 
 const db = useServerSuite();
 
@@ -69,9 +71,9 @@ describe("overload", () => {
     expect(exemptStatuses.filter((status) => status !== 200)).toEqual([]);
 
     expect(await server.stop()).toEqual({ code: 0, signal: null });
-    const store = openSqliteStore(db.path);
+    const store = openSqliteStore(db.path, { data: DATA });
     try {
-      for (const { id } of refused) expect(await store.plants.get(id)).toBeUndefined();
+      for (const { id } of refused) expect(await store.resources.plants.get(id)).toBeUndefined();
     } finally {
       await store.close();
     }

@@ -1,10 +1,11 @@
 // What a server stores survives a graceful stop (SIGTERM) and is served, exactly, by the
 // next server process on the same file.
+
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { openSqliteStore } from "../../src/store/sqlite/store.ts";
-import type { NewPlant } from "../../src/store/store.ts";
 import { plantJson, uniqueId } from "../helpers/app.ts";
 import { plantOf } from "../helpers/load.ts";
+import type { NewPlant } from "../helpers/plants.ts";
 import {
   type ExitResult,
   killLeftoverServers,
@@ -14,6 +15,7 @@ import {
   type TempDb,
 } from "../helpers/server-process.ts";
 import { type Answer, expectErrorAnswer, expectPlantAnswer, post } from "../helpers/socket-http.ts";
+import { DATA } from "../helpers/stores.ts";
 
 /** A bound on a graceful stop; src/main.ts gives up (exit 1) after 10 s. */
 const STOP_BOUND_MS = 8_000;
@@ -111,13 +113,16 @@ describe("plants across a SIGTERM and a restart on the same file", () => {
   );
 
   test("when the file is opened directly, then get(id) returns exactly each stored plant, telling an absent tag from an empty one", async () => {
-    const store = openSqliteStore(db.path);
+    const store = openSqliteStore(db.path, { data: DATA });
     try {
       for (const plant of plants) {
-        expect(await store.plants.get(plant.id)).toStrictEqual(plantOf(plant));
+        expect(await store.resources.plants.get(plant.id)).toStrictEqual({
+          id: plant.id,
+          ...plantOf(plant),
+        });
       }
-      expect(await store.plants.get(emptyTag.id)).toHaveProperty("tag", "");
-      expect(await store.plants.get(noTag.id)).not.toHaveProperty("tag");
+      expect(await store.resources.plants.get(emptyTag.id)).toHaveProperty("tag", "");
+      expect(await store.resources.plants.get(noTag.id)).not.toHaveProperty("tag");
     } finally {
       await store.close();
     }

@@ -3,6 +3,7 @@
 // limit from a client that writes it all before reading. Each answer comes, and the server
 // reads at most a bounded amount of what follows before it closes the connection. Every wait
 // is bounded; nothing asserts a duration.
+
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { BODY_LIMIT_BYTES } from "../../src/app.ts";
@@ -15,11 +16,12 @@ import {
   startServer,
 } from "../helpers/server-process.ts";
 import { expectErrorAnswer, rawRequest } from "../helpers/socket-http.ts";
+import { DATA } from "../helpers/stores.ts";
 
 // One server for the file: every test here leaves it as it found it.
 const db = makeTempDb();
 let server: ServerProcess;
-const store = openSqliteStore(db.path);
+const store = openSqliteStore(db.path, { data: DATA });
 beforeAll(async () => {
   server = await startServer({ databasePath: db.path });
 });
@@ -179,7 +181,7 @@ describe("Expect: 100-continue", () => {
     ]);
     expect(sawContinue).toBe(true);
     expect(answer.status).toBe(200);
-    expect(await store.plants.get(id)).toEqual({ name: "continued" });
+    expect(await store.resources.plants.get(id)).toEqual({ id, name: "continued" });
   });
 });
 

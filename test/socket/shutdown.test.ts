@@ -17,7 +17,7 @@ import {
   rawRequest,
   waitUntilRefused,
 } from "../helpers/socket-http.ts";
-import { storeEngines } from "../helpers/stores.ts";
+import { DATA, storeEngines } from "../helpers/stores.ts";
 
 const db = makeTempDb();
 
@@ -81,13 +81,13 @@ async function stopUnderLoad(databaseUrl: string, openStore: () => Promise<Store
   try {
     const wrong: string[] = [];
     for (const { id, plant } of created) {
-      const found = await store.plants.get(id);
-      if (!isDeepStrictEqual(found, plantOf(plant))) {
+      const found = await store.resources.plants.get(id);
+      if (found === undefined || !isDeepStrictEqual(plantOf(found), plantOf(plant))) {
         wrong.push(`200 for ${id}: sent ${JSON.stringify(plant)}, stored ${JSON.stringify(found)}`);
       }
     }
     for (const { id } of refused) {
-      const found = await store.plants.get(id);
+      const found = await store.resources.plants.get(id);
       if (found !== undefined) wrong.push(`503 for ${id}, yet stored ${JSON.stringify(found)}`);
     }
     expect(wrong).toEqual([]);
@@ -120,9 +120,10 @@ describe("a graceful stop (SIGTERM)", () => {
 
     expectPlantAnswer(answer, { name: "in flight at SIGTERM", tag: "late" });
     expect(await exit).toEqual({ code: 0, signal: null });
-    const store = openSqliteStore(db.path);
+    const store = openSqliteStore(db.path, { data: DATA });
     try {
-      expect(await store.plants.get(id)).toStrictEqual({
+      expect(await store.resources.plants.get(id)).toStrictEqual({
+        id,
         name: "in flight at SIGTERM",
         tag: "late",
       });
@@ -205,10 +206,14 @@ describe("a graceful stop (SIGTERM)", () => {
     expectPlantAnswer(firstAnswer, { name: first.name, tag: first.tag });
     expect(firstAnswer.headers["connection"]).toBe("close");
     expect(await exit).toEqual({ code: 0, signal: null });
-    const store = openSqliteStore(db.path);
+    const store = openSqliteStore(db.path, { data: DATA });
     try {
-      expect(await store.plants.get(first.id)).toStrictEqual({ name: first.name, tag: first.tag });
-      expect(await store.plants.get(second.id)).toBeUndefined();
+      expect(await store.resources.plants.get(first.id)).toStrictEqual({
+        id: first.id,
+        name: first.name,
+        tag: first.tag,
+      });
+      expect(await store.resources.plants.get(second.id)).toBeUndefined();
     } finally {
       await store.close();
     }

@@ -1,6 +1,7 @@
 // Slow and greedy clients against a real server with short, configured limits: headers that
 // dribble in (slowloris), a body that never finishes, idle keep-alive connections, and more
 // connections than the cap. Every loop here is bounded in count and time.
+
 import { connect, type Socket } from "node:net";
 import { describe, expect, test } from "vitest";
 import { openSqliteStore } from "../../src/store/sqlite/store.ts";
@@ -14,6 +15,7 @@ import {
   post,
   rawRequest,
 } from "../helpers/socket-http.ts";
+import { DATA } from "../helpers/stores.ts";
 
 const db = useServerSuite();
 
@@ -77,9 +79,12 @@ describe("slow and greedy clients", () => {
         expect(answer.headers["x-content-type-options"]).toBe("nosniff");
       }
 
-      const store = openSqliteStore(db.path);
+      const store = openSqliteStore(db.path, { data: DATA });
       try {
-        expect(await store.plants.get(id)).toStrictEqual({ name: "served among the slow" });
+        expect(await store.resources.plants.get(id)).toStrictEqual({
+          id,
+          name: "served among the slow",
+        });
       } finally {
         await store.close();
       }
@@ -106,9 +111,9 @@ describe("slow and greedy clients", () => {
     const answer = await rawRequest(server.url, steps, 15_000);
     expectErrorAnswer(answer, 408);
     expect(await server.stop()).toEqual({ code: 0, signal: null });
-    const store = openSqliteStore(db.path);
+    const store = openSqliteStore(db.path, { data: DATA });
     try {
-      expect(await store.plants.get(id)).toBeUndefined();
+      expect(await store.resources.plants.get(id)).toBeUndefined();
     } finally {
       await store.close();
     }

@@ -106,8 +106,8 @@ describe.runIf(hasBrowser)("/docs in a real browser", () => {
       await live.scrollIntoViewIfNeeded();
       await page.screenshot({ path: join(TEST_RESULTS, "docs-create.png") });
 
-      const stored = await fixture.stored?.plants.get(id % 1_000_000n);
-      expect(stored).toEqual({ name, tag: "from /docs" });
+      const stored = await fixture.stored?.resources.plants.get(id % 1_000_000n);
+      expect(stored).toEqual({ id: id % 1_000_000n, name, tag: "from /docs" });
 
       // The other plant operations, from the same page: read it, find it in a page, delete it.
       const tryOut = async (
@@ -136,7 +136,7 @@ describe.runIf(hasBrowser)("/docs in a real browser", () => {
         await tryOut("listPlants", { after: String((id % 1_000_000n) - 1n), limit: "1" }, "200"),
       ).toContain(name);
       await tryOut("deletePlant", { id: shortId }, "204");
-      expect(await fixture.stored?.plants.get(id % 1_000_000n)).toBeUndefined();
+      expect(await fixture.stored?.resources.plants.get(id % 1_000_000n)).toBeUndefined();
       // Everything came from this server, and the CSP had nothing to refuse.
       expect(requested.filter((r) => !r.startsWith(`${url}/`))).toEqual([]);
       expect(problems).toEqual([]);

@@ -1,9 +1,19 @@
-// Adding an operation as a newcomer would, on a copy of the repository: edit the YAML, run
-// `npm run generate`, and the new operation is routed, typed and answered 501 by a scaffolded
-// handler, with its contract tests listed as todos; nothing already written is overwritten.
-// And a document generate cannot type is refused, naming where.
+// Changing the API as a newcomer would, on a copy of the repository: edit the YAML, run
+// `npm run generate`, and a new operation is routed, typed and answered 501 by a scaffolded
+// handler, with its contract tests listed as todos, nothing already written overwritten; a new
+// table, or a new member with a filter, is stored, migrated (a database made before keeps its
+// rows) and served with no file written by hand. And a document generate cannot type is
+// refused, naming where.
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import openapiTS, { astToString } from "openapi-typescript";
@@ -100,7 +110,8 @@ describe("npm run generate, for an operation added to the YAML", () => {
         'import { buildApp } from "./src/app.ts";',
         'import { createAuthenticator } from "./src/auth/authenticator.ts";',
         'import { openStore } from "./src/store/open.ts";',
-        `const store = await openStore({ engine: "sqlite", path: ${JSON.stringify(join(copy, "probe.db"))} }, { startupTimeoutMs: 0 });`,
+        'import { documentData } from "./src/openapi/backend.ts";',
+        `const store = await openStore({ engine: "sqlite", path: ${JSON.stringify(join(copy, "probe.db"))} }, { startupTimeoutMs: 0, data: await documentData() });`,
         "const app = await buildApp({",
         "  store,",
         '  authenticator: (log) => createAuthenticator({ staticTokens: ["probe-token-0123456789"], tokens: store.tokens, jwt: undefined, log }),',
@@ -130,93 +141,208 @@ describe("npm run generate, for an operation added to the YAML", () => {
     expect(readFileSync(join(copy, "test/contract/count-plants.test.ts"), "utf8")).toBe(tests);
   }, 180_000);
 
-  it("when a new tag's parent/child resource is added and generate runs, then its store is scaffolded (interface, a stub per engine, a contract suite), lint-clean and compiling, with the lines for the shared store files printed, and the existing stores untouched", async () => {
+  it("when a table with a reference to plants is declared (schema, create, get, list, delete) and generate runs, then its migration is written, no handler is scaffolded, and the app serves it from the YAML alone", async () => {
+    const before = sources(copy);
     const yamlPath = join(copy, "openapi/plants.yaml");
     const document = parseDocument(readFileSync(yamlPath, "utf8"));
-    document.addIn(["tags"], { name: "children", description: "A parent's children." });
-    const unauthorized = { $ref: "#/components/responses/Unauthorized" };
-    document.setIn(["paths", "/children"], {
+    const note = { $ref: "#/components/schemas/Note" };
+    const answer = (description: string, schema: object) => ({
+      description,
+      content: { "application/json": { schema } },
+    });
+    const error = answer("Refused.", { $ref: "#/components/schemas/Error" });
+    document.setIn(["components", "schemas", "Note"], {
+      type: "object",
+      "x-table": { name: "notes", key: "id", noun: "note" },
+      required: ["id", "plantId", "text"],
+      properties: {
+        id: { type: "integer", format: "int64" },
+        plantId: { type: "integer", format: "int64", "x-references": "plants", "x-indexed": true },
+        text: { type: "string", maxLength: 500 },
+      },
+    });
+    const id = {
+      name: "id",
+      in: "path",
+      required: true,
+      schema: { type: "integer", format: "int64" },
+    };
+    document.setIn(["paths", "/notes"], {
       post: {
-        operationId: "createChild",
-        tags: ["children"],
-        summary: "Create a child",
-        "x-required-scopes": ["plants:write"],
-        requestBody: {
-          required: true,
-          content: {
-            "application/json": {
-              schema: {
-                type: "object",
-                required: ["parentId"],
-                properties: {
-                  parentId: { type: "integer", format: "int64", "x-references": "plants" },
-                },
-              },
-            },
+        operationId: "createNote",
+        "x-table": "notes",
+        "x-action": "create",
+        requestBody: { required: true, content: { "application/json": { schema: note } } },
+        responses: { "200": answer("Stored.", note), "409": error, "422": error },
+      },
+      get: {
+        operationId: "listNotes",
+        "x-table": "notes",
+        "x-action": "list",
+        parameters: [
+          {
+            name: "limit",
+            in: "query",
+            schema: { type: "integer", format: "int32", minimum: 1, maximum: 100, default: 100 },
           },
-        },
-        responses: {
-          "204": { description: "The child is stored." },
-          "401": unauthorized,
-          "422": {
-            description: "`parentId` names no stored plant.",
-            content: {
-              "application/json": { schema: { $ref: "#/components/schemas/Error" } },
-            },
-          },
-        },
+          { name: "after", in: "query", schema: { type: "integer", format: "int64" } },
+          { name: "plantId", in: "query", schema: { type: "integer", format: "int64" } },
+        ],
+        responses: { "200": answer("A page.", { type: "array", items: note }) },
+      },
+    });
+    document.setIn(["paths", "/notes/{id}"], {
+      parameters: [id],
+      get: {
+        operationId: "getNote",
+        "x-table": "notes",
+        "x-action": "get",
+        responses: { "200": answer("A note.", note), "404": error },
+      },
+      delete: {
+        operationId: "deleteNote",
+        "x-table": "notes",
+        "x-action": "delete",
+        responses: { "204": { description: "Deleted." }, "404": error },
       },
     });
     writeFileSync(yamlPath, document.toString());
-    const before = readFileSync(join(copy, "src/store/writes.ts"), "utf8");
 
     const generated = run(copy, "npx", ["tsx", "scripts/generate.ts"]);
     expect(generated.code, generated.output).toBe(0);
-    const store = readFileSync(join(copy, "src/store/children.ts"), "utf8");
-    expect(store).toContain("export interface ChildrenStore {");
-    expect(store).toContain("createChild(): Promise<never>;");
-    for (const engine of ["sqlite", "postgres"]) {
-      const stub = readFileSync(join(copy, `src/store/${engine}-children.ts`), "utf8");
-      expect(stub).toContain("ChildrenStore.createChild is not written yet");
-    }
-    const suite = readFileSync(join(copy, "test/store/children-store.test.ts"), "utf8");
-    expect(suite).toContain("describe.each(storeEngines)");
-    expect(suite).toContain('it.todo("when createChild …, then …")');
-    const tests = readFileSync(join(copy, "test/contract/create-child.test.ts"), "utf8");
-    expect(tests).toContain("then 422: `parentId` names no stored plant");
-    expect(tests).not.toContain("then 401");
-    // The shared files are printed, not edited: another change may be under way in them.
-    expect(generated.output).toContain(
-      "export interface Writes extends WebhookWrites, ChildrenWrites {",
+    expect(scaffoldedFiles(generated.output)).toEqual([]);
+    const migration = readFileSync(join(copy, "src/store/migrations/0001-notes.ts"), "utf8");
+    expect(migration).toContain('CREATE TABLE "notes"');
+    expect(readFileSync(join(copy, "src/store/migrations/index.ts"), "utf8")).toContain(
+      'import { migration as m1 } from "./0001-notes.ts";',
     );
-    expect(generated.output).toContain("children: createSqliteChildrenStore(),");
-    expect(readFileSync(join(copy, "src/store/writes.ts"), "utf8")).toBe(before);
-    // Existing tags (plants, Webhooks…) have handlers: no store is scaffolded for them.
-    expect(scaffoldedFiles(generated.output).filter((f) => f.includes("src/store/"))).toEqual([
-      join(copy, "src/store/children.ts"),
-      join(copy, "src/store/sqlite-children.ts"),
-      join(copy, "src/store/postgres-children.ts"),
-    ]);
+    expect(handWritten(copy, before)).toEqual([]);
 
-    const linted = run(copy, "npx", ["biome", "check", ...scaffoldedFiles(generated.output)]);
-    expect(linted.code, linted.output).toBe(0);
-    writeFileSync(
-      join(copy, "tsconfig.check.json"),
-      JSON.stringify({
-        extends: "./tsconfig.json",
-        include: [
-          "src",
-          "generated",
-          "test/store/children-store.test.ts",
-          "test/helpers",
-          "test/global-setup.ts",
-        ],
-      }),
-    );
-    const compiled = run(copy, "npx", ["tsc", "--noEmit", "-p", "tsconfig.check.json"]);
-    expect(compiled.code, compiled.output).toBe(0);
+    const probed = probe(copy, [
+      'await call("POST", "/plants", { id: 1, name: "Fern" });',
+      'await call("POST", "/notes", { id: 10, plantId: 1, text: "water weekly" });',
+      'await call("GET", "/notes/10");',
+      'await call("POST", "/notes", { id: 11, plantId: 999, text: "lost" });',
+      'await call("GET", "/notes?plantId=1");',
+      'await call("DELETE", "/plants/1");',
+    ]);
+    expect(probed.answers).toEqual([
+      { status: 200, body: { name: "Fern" } },
+      { status: 200, body: { id: 10, plantId: 1, text: "water weekly" } },
+      { status: 200, body: { id: 10, plantId: 1, text: "water weekly" } },
+      { status: 422, body: { error: 422, message: "`plantId` names no stored plants row (999)" } },
+      { status: 200, body: [{ id: 10, plantId: 1, text: "water weekly" }] },
+      { status: 409, body: expect.objectContaining({ error: 409 }) },
+    ]);
+    expect(probed.findings).toEqual([]);
+  }, 180_000);
+
+  it("when an optional member with a filter is added to plants and generate runs, then a database made before keeps its plants, and the member is stored, read, patched and filtered on", async () => {
+    // A database the copy made before the edit, with a plant in it.
+    expect(
+      probe(copy, ['await call("POST", "/plants", { id: 5, name: "Before" });']).answers,
+    ).toEqual([{ status: 200, body: { name: "Before" } }]);
+    const before = sources(copy);
+    const yamlPath = join(copy, "openapi/plants.yaml");
+    const document = parseDocument(readFileSync(yamlPath, "utf8"));
+    const species = { type: "string", maxLength: 100 };
+    document.setIn(["components", "schemas", "Plant", "properties", "species"], {
+      ...species,
+      "x-indexed": true,
+    });
+    document.setIn(["components", "schemas", "PlantPatch", "properties", "species"], species);
+    document.addIn(["paths", "/plants", "get", "parameters"], {
+      name: "species",
+      in: "query",
+      schema: species,
+    });
+    writeFileSync(yamlPath, document.toString());
+
+    const generated = run(copy, "npx", ["tsx", "scripts/generate.ts"]);
+    expect(generated.code, generated.output).toBe(0);
+    expect(
+      readFileSync(join(copy, "src/store/migrations/0002-plants-species.ts"), "utf8"),
+    ).toContain('CREATE INDEX CONCURRENTLY IF NOT EXISTS "plants_species"');
+    expect(handWritten(copy, before)).toEqual([]);
+
+    const probed = probe(copy, [
+      'await call("GET", "/plants/5");',
+      'await call("POST", "/plants", { id: 6, name: "Monstera", species: "M. deliciosa" });',
+      'await call("PATCH", "/plants/5", { species: "Ficus lyrata" });',
+      'await call("GET", "/plants?species=M.%20deliciosa");',
+    ]);
+    expect(probed.answers).toEqual([
+      { status: 200, body: { id: 5, name: "Before" } },
+      { status: 200, body: { name: "Monstera", species: "M. deliciosa" } },
+      { status: 200, body: { id: 5, name: "Before", species: "Ficus lyrata" } },
+      { status: 200, body: [{ id: 6, name: "Monstera", species: "M. deliciosa" }] },
+    ]);
+    expect(probed.findings).toEqual([]);
   }, 180_000);
 });
+
+/** The copy's src/ files and their text, to see later what changed. */
+function sources(copy: string): Map<string, string> {
+  const files = readdirSync(join(copy, "src"), { recursive: true }) as string[];
+  return new Map(
+    files
+      .filter((f) => f.endsWith(".ts"))
+      .map((f) => [f, readFileSync(join(copy, "src", f), "utf8")]),
+  );
+}
+
+/**
+ * Files of the copy's src/ new or changed since `before`, but for the migrations generate
+ * writes: what a user would have had to write by hand.
+ */
+function handWritten(copy: string, before: ReadonlyMap<string, string>): string[] {
+  return [...sources(copy)]
+    .filter(([file, text]) => !file.startsWith("store/migrations/") && before.get(file) !== text)
+    .map(([file]) => file);
+}
+
+/**
+ * The copy's app on its own SQLite file (the same one every time), answering `calls` in order,
+ * then the document's check of stored data (src/conformance/stored-data.ts) against it.
+ */
+function probe(copy: string, calls: readonly string[]): { answers: unknown[]; findings: string[] } {
+  writeFileSync(
+    join(copy, "probe.ts"),
+    [
+      'import { buildApp } from "./src/app.ts";',
+      'import { createAuthenticator } from "./src/auth/authenticator.ts";',
+      'import { checkStoredData } from "./src/conformance/stored-data.ts";',
+      'import { documentData } from "./src/openapi/backend.ts";',
+      'import { loadDocument } from "./src/openapi/document.ts";',
+      'import { openStore } from "./src/store/open.ts";',
+      "const data = await documentData();",
+      `const store = await openStore({ engine: "sqlite", path: ${JSON.stringify(join(copy, "data.db"))} }, { startupTimeoutMs: 0, data });`,
+      "const app = await buildApp({",
+      "  store,",
+      '  authenticator: (log) => createAuthenticator({ staticTokens: ["probe-token-0123456789"], tokens: store.tokens, jwt: undefined, log }),',
+      '  logLevel: "silent",',
+      "});",
+      "const inject = (method: string, url: string, body?: string) =>",
+      '  app.inject({ method: method as "GET", url, headers: { authorization: "Bearer probe-token-0123456789", "content-type": "application/json" }, ...(body === undefined ? {} : { payload: body }) });',
+      "const answers: unknown[] = [];",
+      "const call = async (method: string, url: string, body?: unknown) => {",
+      "  const answer = await inject(method, url, body === undefined ? undefined : JSON.stringify(body));",
+      '  answers.push({ status: answer.statusCode, ...(answer.body === "" ? {} : { body: answer.json() }) });',
+      "};",
+      ...calls,
+      "const findings = await checkStoredData(loadDocument(), data, async (method, url, body) => {",
+      "  const answer = await inject(method, url, body);",
+      "  return { status: answer.statusCode, text: answer.body, link: answer.headers.link as string | undefined };",
+      "}, 1);",
+      "console.log(JSON.stringify({ answers, findings }));",
+      "await app.close();",
+      "await store.close();",
+    ].join("\n"),
+  );
+  const probed = run(copy, "npx", ["tsx", "probe.ts"]);
+  expect(probed.code, probed.output).toBe(0);
+  return JSON.parse(probed.output.trim().split("\n").at(-1) ?? "");
+}
 
 /** The files a generate run says it scaffolded. */
 const scaffoldedFiles = (output: string): string[] =>

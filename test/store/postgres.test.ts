@@ -19,7 +19,7 @@ import {
   V6_ROWS,
 } from "../helpers/outbox-upgrade.ts";
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from "../helpers/postgres.ts";
-import { postgresEngine } from "../helpers/stores.ts";
+import { DATA, postgresEngine } from "../helpers/stores.ts";
 import { hostAndPort, startTcpProxy, type TcpProxy, throughProxy } from "../helpers/tcp-proxy.ts";
 import { storedEvents } from "../helpers/token-rows.ts";
 import { describeStoreContract } from "./store-contract.ts";
@@ -39,7 +39,7 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
   let admin: postgres.Sql;
   const opened: Store[] = [];
   const open = async (url = db.url, env: Record<string, string> = {}): Promise<Store> => {
-    const store = await openPostgresStore(settingsFor(url, env));
+    const store = await openPostgresStore(settingsFor(url, env), { data: DATA });
     opened.push(store);
     return store;
   };
@@ -58,7 +58,7 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
     const fresh = await createTestDatabase();
     try {
       const stores = await Promise.all(
-        Array.from({ length: 8 }, () => openPostgresStore(settingsFor(fresh.url))),
+        Array.from({ length: 8 }, () => openPostgresStore(settingsFor(fresh.url), { data: DATA })),
       );
       await Promise.all(stores.map((s) => s.close()));
       const check = postgres(fresh.url, { max: 1 });
@@ -94,9 +94,9 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
                 VALUES (1, ${POSTGRES_MIGRATIONS[0]?.name ?? ""})`;
       await sql`INSERT INTO plants (id, name) VALUES (5, 'Kept')`;
       await sql.end();
-      const store = await openPostgresStore(settingsFor(old.url));
+      const store = await openPostgresStore(settingsFor(old.url), { data: DATA });
       try {
-        expect(await store.plants.get(5n)).toEqual({ name: "Kept" });
+        expect(await store.resources.plants.get(5n)).toEqual({ id: 5n, name: "Kept" });
         expect(await store.tokens.list()).toEqual([]);
         expect(store.describe()).toContain(`schema version ${POSTGRES_MIGRATIONS.length}`);
       } finally {
@@ -123,7 +123,7 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
       await migratePostgres(sql, version);
       await fill(sql);
       await sql.end();
-      const store = await openPostgresStore(settingsFor(old.url));
+      const store = await openPostgresStore(settingsFor(old.url), { data: DATA });
       try {
         await check(store, old.url);
       } finally {
@@ -184,11 +184,11 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
   it("when the schema is newer than this version knows, then opening is refused", async () => {
     const newer = await createTestDatabase();
     try {
-      await (await openPostgresStore(settingsFor(newer.url))).close();
+      await (await openPostgresStore(settingsFor(newer.url), { data: DATA })).close();
       const sql = postgres(newer.url, { max: 1 });
       await sql`INSERT INTO plantstore_migrations (version, name) VALUES (99, 'from the future')`;
       await sql.end();
-      const opening = openPostgresStore(settingsFor(newer.url));
+      const opening = openPostgresStore(settingsFor(newer.url), { data: DATA });
       await expect(opening).rejects.toBeInstanceOf(SchemaTooNewError);
       await expect(opening).rejects.toThrow(/schema is version 99, newer than this plantstore/);
     } finally {
@@ -201,7 +201,7 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
       "ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0",
     );
     try {
-      await expect(openPostgresStore(settingsFor(latin1.url))).rejects.toThrow(
+      await expect(openPostgresStore(settingsFor(latin1.url), { data: DATA })).rejects.toThrow(
         /encoding is LATIN1; plantstore needs UTF8/,
       );
     } finally {
@@ -210,11 +210,11 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
   });
 
   it("when the store has been closed, then a create reports the store unavailable", async () => {
-    const store = await openPostgresStore(settingsFor(db.url));
+    const store = await openPostgresStore(settingsFor(db.url), { data: DATA });
     await store.close();
-    await expect(store.plants.create({ id: uniqueId(), name: "late" })).rejects.toBeInstanceOf(
-      StoreUnavailableError,
-    );
+    await expect(
+      store.resources.plants.create({ id: uniqueId(), name: "late" }),
+    ).rejects.toBeInstanceOf(StoreUnavailableError);
   });
 
   it("when a create waits on a row lock past the query timeout, then it is unavailable and nothing is stored", async () => {
@@ -239,14 +239,14 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
       throw new Error("roll back");
     });
     await isLocked;
-    await expect(store.plants.create({ id, name: "waiting" })).rejects.toBeInstanceOf(
+    await expect(store.resources.plants.create({ id, name: "waiting" })).rejects.toBeInstanceOf(
       StoreUnavailableError,
     );
     release();
     await expect(locking).rejects.toThrow("roll back");
     await holder.end();
-    expect(await store.plants.get(id)).toBeUndefined();
-    expect((await store.plants.create({ id, name: "after" })).kind).toBe("created");
+    expect(await store.resources.plants.get(id)).toBeUndefined();
+    expect((await store.resources.plants.create({ id, name: "after" })).kind).toBe("created");
   });
 
   it("when the database turns read-only (a standby after a failover), then creates fail as faults and ping too until it is writable again", async () => {
@@ -272,22 +272,22 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
       return "no fault after 10 tries";
     };
     try {
-      const store = await openPostgresStore(settingsFor(readOnly.url));
+      const store = await openPostgresStore(settingsFor(readOnly.url), { data: DATA });
       opened.push(store);
-      expect((await store.plants.create({ id: uniqueId(), name: "writable" })).kind).toBe(
+      expect((await store.resources.plants.create({ id: uniqueId(), name: "writable" })).kind).toBe(
         "created",
       );
       await setReadOnly(true);
       const id = uniqueId();
-      expect(await settled(() => store.plants.create({ id, name: "refused" }))).toBeInstanceOf(
-        StoreFaultError,
-      );
+      expect(
+        await settled(() => store.resources.plants.create({ id, name: "refused" })),
+      ).toBeInstanceOf(StoreFaultError);
       await expect(store.ping()).rejects.toBeInstanceOf(StoreFaultError);
-      expect(await store.plants.get(id)).toBeUndefined();
+      expect(await store.resources.plants.get(id)).toBeUndefined();
 
       await setReadOnly(false);
       expect(await settled(() => store.ping())).toBeUndefined();
-      expect((await store.plants.create({ id, name: "written" })).kind).toBe("created");
+      expect((await store.resources.plants.create({ id, name: "written" })).kind).toBe("created");
     } finally {
       await control.end({ timeout: 1 });
       await readOnly.drop();
@@ -308,23 +308,27 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
 
     it("then creates and pings fail as unavailable while it is away and succeed once it is back, without reopening", async () => {
       const before = uniqueId();
-      expect((await store.plants.create({ id: before, name: "before" })).kind).toBe("created");
+      expect((await store.resources.plants.create({ id: before, name: "before" })).kind).toBe(
+        "created",
+      );
 
       await proxy.stop();
       const during = uniqueId();
-      await expect(store.plants.create({ id: during, name: "during" })).rejects.toBeInstanceOf(
+      await expect(
+        store.resources.plants.create({ id: during, name: "during" }),
+      ).rejects.toBeInstanceOf(StoreUnavailableError);
+      await expect(store.resources.plants.get(before)).rejects.toBeInstanceOf(
         StoreUnavailableError,
       );
-      await expect(store.plants.get(before)).rejects.toBeInstanceOf(StoreUnavailableError);
       await expect(store.ping()).rejects.toBeInstanceOf(StoreUnavailableError);
 
       await proxy.start();
       await store.ping();
-      expect(await store.plants.create({ id: during, name: "during" })).toEqual({
+      expect(await store.resources.plants.create({ id: during, name: "during" })).toEqual({
         kind: "created",
-        plant: { name: "during" },
+        row: { id: during, name: "during" },
       });
-      expect(await store.plants.get(before)).toEqual({ name: "before" });
+      expect(await store.resources.plants.get(before)).toEqual({ id: before, name: "before" });
     });
   });
 
@@ -333,15 +337,17 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
     try {
       const store = await open(throughProxy(db.url, proxy), { DATABASE_QUERY_TIMEOUT_MS: "500" });
       const kept = uniqueId();
-      expect((await store.plants.create({ id: kept, name: "kept" })).kind).toBe("created");
+      expect((await store.resources.plants.create({ id: kept, name: "kept" })).kind).toBe(
+        "created",
+      );
       proxy.freeze();
       const unwritten = uniqueId();
       const outcomes = await Promise.allSettled([
-        store.plants.get(kept),
-        store.plants.list({ limit: 10, maxTextBytes: 1000 }),
+        store.resources.plants.get(kept),
+        store.resources.plants.list({ limit: 10, maxTextBytes: 1000 }),
         store.tokens.findByHashes(["no such hash"]),
-        store.plants.create({ id: unwritten, name: "never" }),
-        store.plants.delete(kept),
+        store.resources.plants.create({ id: unwritten, name: "never" }),
+        store.resources.plants.delete(kept),
         store.ping(),
       ]);
       for (const outcome of outcomes) {
@@ -351,8 +357,8 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
       proxy.thaw();
       // The statements held by the silent network reach the server now, past their deadline.
       await store.ping();
-      expect(await store.plants.get(kept)).toEqual({ name: "kept" });
-      expect(await store.plants.get(unwritten)).toBeUndefined();
+      expect(await store.resources.plants.get(kept)).toEqual({ id: kept, name: "kept" });
+      expect(await store.resources.plants.get(unwritten)).toBeUndefined();
     } finally {
       await proxy.close();
     }
@@ -367,7 +373,7 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
         DATABASE_POOL_MAX: "3",
       });
       const kept = uniqueId();
-      await store.plants.create({ id: kept, name: "kept" });
+      await store.resources.plants.create({ id: kept, name: "kept" });
       await proxy.stop();
       // Calls keep coming while it is away, as requests would: each connection attempt that
       // fails answers one of them at once, the rest wait.
@@ -383,8 +389,8 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
             .finally(() => settled++),
         );
       for (let i = 0; i < 30; i++) {
-        call(store.plants.get(kept));
-        call(store.plants.create({ id: uniqueId(), name: "during" }));
+        call(store.resources.plants.get(kept));
+        call(store.resources.plants.create({ id: uniqueId(), name: "during" }));
         await sleep(100);
       }
       await proxy.start();
@@ -392,7 +398,7 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
       for (const outcome of (await Promise.all(calls)) as { reason?: unknown }[]) {
         if ("reason" in outcome) expect(outcome.reason).toBeInstanceOf(StoreUnavailableError);
       }
-      expect(await store.plants.get(kept)).toEqual({ name: "kept" });
+      expect(await store.resources.plants.get(kept)).toEqual({ id: kept, name: "kept" });
     } finally {
       await proxy.close();
     }
@@ -413,20 +419,23 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
       const multiHost = `postgres://${url.username}@127.0.0.1:${port},127.0.0.1:${url.port}${url.pathname}`;
       const store = await open(multiHost, { DATABASE_QUERY_TIMEOUT_MS: "500" });
       const id = uniqueId();
-      expect((await store.plants.create({ id, name: "found" })).kind).toBe("created");
-      expect(await store.plants.get(id)).toEqual({ name: "found" });
+      expect((await store.resources.plants.create({ id, name: "found" })).kind).toBe("created");
+      expect(await store.resources.plants.get(id)).toEqual({ id, name: "found" });
 
       await proxy.stop();
       attempts = 0;
       const outcomes = await Promise.allSettled(
-        Array.from({ length: 20 }, () => store.plants.get(id)),
+        Array.from({ length: 20 }, () => store.resources.plants.get(id)),
       );
       expect(outcomes.every((o) => o.status === "rejected")).toBe(true);
       // 1.5 s of both hosts refusing: paced, ten attempts a second after a burst of one per
       // host and pool slot; unpaced, postgres.js made hundreds.
       expect(attempts).toBeLessThan(100);
       await proxy.start();
-      expect(await firstAnswer(() => store.plants.get(id))).toEqual({ name: "found" });
+      expect(await firstAnswer(() => store.resources.plants.get(id))).toEqual({
+        id,
+        name: "found",
+      });
     } finally {
       await proxy.close();
       await new Promise<void>((resolve) => hangUp.close(() => resolve()));

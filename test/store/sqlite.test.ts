@@ -14,7 +14,7 @@ import {
   V5_ROWS,
   V6_ROWS,
 } from "../helpers/outbox-upgrade.ts";
-import { sqliteEngine } from "../helpers/stores.ts";
+import { DATA, sqliteEngine } from "../helpers/stores.ts";
 import { storedEvents } from "../helpers/token-rows.ts";
 import { describeStoreContract } from "./store-contract.ts";
 
@@ -33,8 +33,8 @@ describe("SQLite specifics", () => {
 
   it("when the folder does not exist, then it and the migrated file are created", async () => {
     const path = tempPath("nested", "deeper", "plants.db");
-    const store = openSqliteStore(path);
-    await store.plants.create({ id: 1n, name: "x" });
+    const store = openSqliteStore(path, { data: DATA });
+    await store.resources.plants.create({ id: 1n, name: "x" });
     await store.close();
     const db = new Database(path, { readonly: true });
     expect(db.pragma("user_version", { simple: true })).toBe(SQLITE_SCHEMA_VERSION);
@@ -44,24 +44,26 @@ describe("SQLite specifics", () => {
 
   it("when the write thread cannot prepare its statements, then ping says unavailable and creates fail as faults", async () => {
     const path = tempPath("plants.db");
-    const store = openSqliteStore(path);
+    const store = openSqliteStore(path, { data: DATA });
     // Broken after this thread opened, before the write thread starts (on first use).
     const saboteur = new Database(path);
     saboteur.exec("DROP TABLE plants");
     saboteur.close();
     await expect(store.ping()).rejects.toBeInstanceOf(StoreUnavailableError);
-    const failed = await store.plants.create({ id: 1n, name: "x" }).catch((error: Error) => error);
+    const failed = await store.resources.plants
+      .create({ id: 1n, name: "x" })
+      .catch((error: Error) => error);
     expect(String(failed)).toMatch(/no such table: plants/);
     expect(failed).not.toBeInstanceOf(StoreUnavailableError);
     await store.close();
     // Opened afresh, such a file is refused at once.
-    await expect(openStore({ engine: "sqlite", path }, { startupTimeoutMs: 0 })).rejects.toThrow(
-      /no such table: plants/,
-    );
+    await expect(
+      openStore({ engine: "sqlite", path }, { startupTimeoutMs: 0, data: DATA }),
+    ).rejects.toThrow(/no such table: plants/);
   });
 
   it("when the store opens, then the first ping starts the write thread and later ones find it ready", async () => {
-    const store = openSqliteStore(tempPath("plants.db"));
+    const store = openSqliteStore(tempPath("plants.db"), { data: DATA });
     await expect(store.ping()).resolves.toBeUndefined();
     await expect(store.ping()).resolves.toBeUndefined();
     await store.close();
@@ -70,7 +72,7 @@ describe("SQLite specifics", () => {
 
   it("when the store is open, then its own connection commits with WAL and synchronous=FULL", async () => {
     const path = tempPath("plants.db");
-    const store = openSqliteStore(path);
+    const store = openSqliteStore(path, { data: DATA });
     expect(store.describe()).toBe(
       `sqlite ${path} (schema version ${SQLITE_SCHEMA_VERSION}, journal_mode=wal, synchronous=full, wal_autocheckpoint=${WAL_CHECKPOINT_PAGES})`,
     );
@@ -79,7 +81,7 @@ describe("SQLite specifics", () => {
 
   it("when batches take the WAL past SQLite's default 1,000 pages, then the write thread does not checkpoint until its own limit", async () => {
     const path = tempPath("plants.db");
-    await openSqliteStore(path).close();
+    await openSqliteStore(path, { data: DATA }).close();
     // Plants spread over many pages, so that each batch of scattered ids rewrites hundreds.
     const filler = new Database(path);
     const insert = filler.prepare("INSERT INTO plants (id, name) VALUES (?, ?)");
@@ -88,7 +90,7 @@ describe("SQLite specifics", () => {
     })();
     filler.pragma("wal_checkpoint(TRUNCATE)");
     filler.close();
-    const store = openSqliteStore(path);
+    const store = openSqliteStore(path, { data: DATA });
     // Five batches of 400 ids scattered among the filler, each about 425 pages (2,133 in all):
     // with a limit of 1,000, the third would checkpoint and the fourth start the WAL over,
     // leaving about 800 (822 when the limit was set back to 1,000 to check this test).
@@ -96,7 +98,7 @@ describe("SQLite specifics", () => {
       await Promise.all(
         Array.from({ length: 400 }, (_, at) => {
           const slot = (at * 2_503 + batch * 7) % 100_000;
-          return store.plants.create({ id: BigInt(slot * 10 + 1), name: "scattered" });
+          return store.resources.plants.create({ id: BigInt(slot * 10 + 1), name: "scattered" });
         }),
       );
     }
@@ -111,15 +113,15 @@ describe("SQLite specifics", () => {
 
   it("when another process holds the write lock past the busy timeout, then a create is unavailable and nothing is stored", async () => {
     const path = tempPath("plants.db");
-    const store = openSqliteStore(path);
+    const store = openSqliteStore(path, { data: DATA });
     const holder = new Database(path);
     holder.exec("BEGIN IMMEDIATE");
-    await expect(store.plants.create({ id: 7n, name: "blocked" })).rejects.toBeInstanceOf(
+    await expect(store.resources.plants.create({ id: 7n, name: "blocked" })).rejects.toBeInstanceOf(
       StoreUnavailableError,
     );
     holder.exec("ROLLBACK");
     holder.close();
-    expect(await store.plants.get(7n)).toBeUndefined();
+    expect(await store.resources.plants.get(7n)).toBeUndefined();
     await store.close();
   });
 
@@ -130,8 +132,8 @@ describe("SQLite specifics", () => {
     old.exec("INSERT INTO plants (id, name) VALUES (5, 'Kept')");
     old.pragma("user_version = 1");
     old.close();
-    const store = openSqliteStore(path);
-    expect(await store.plants.get(5n)).toEqual({ name: "Kept" });
+    const store = openSqliteStore(path, { data: DATA });
+    expect(await store.resources.plants.get(5n)).toEqual({ id: 5n, name: "Kept" });
     expect(await store.tokens.list()).toEqual([]);
     expect(store.describe()).toContain(`schema version ${SQLITE_SCHEMA_VERSION}`);
     await store.close();
@@ -155,7 +157,7 @@ describe("SQLite specifics", () => {
       )
       .run(delivery, endpoint, plantId, body, at, at, at);
     old.close();
-    const store = openSqliteStore(path);
+    const store = openSqliteStore(path, { data: DATA });
     try {
       await expectUpgradedDelivery(store);
     } finally {
@@ -185,7 +187,7 @@ describe("SQLite specifics", () => {
       )
       .run(delivery.id, endpoint, delivery.event, registeredAt, registeredAt, registeredAt);
     old.close();
-    const store = openSqliteStore(path);
+    const store = openSqliteStore(path, { data: DATA });
     try {
       await expectUpgradedOutbox(store, () => storedEvents(`sqlite:${path}`));
     } finally {
@@ -195,10 +197,12 @@ describe("SQLite specifics", () => {
 
   it("when the schema is newer than this version knows, then opening is refused", async () => {
     const path = tempPath("plants.db");
-    await openSqliteStore(path).close();
+    await openSqliteStore(path, { data: DATA }).close();
     const db = new Database(path);
     db.pragma("user_version = 99");
     db.close();
-    expect(() => openSqliteStore(path)).toThrow(/schema is version 99, newer than this plantstore/);
+    expect(() => openSqliteStore(path, { data: DATA })).toThrow(
+      /schema is version 99, newer than this plantstore/,
+    );
   });
 });

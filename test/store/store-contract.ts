@@ -1,4 +1,5 @@
-// The behaviour every PlantStore engine must have. Each engine's test file calls this once.
+// The behaviour every engine's repository of a declared table must have, shown on the plants.
+// Each engine's test file calls this once.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INT64_MAX, INT64_MIN } from "../../src/http/int64.ts";
@@ -9,7 +10,7 @@ import type { StoreEngine, TestStore } from "../helpers/stores.ts";
 const MB = 1024 * 1024;
 
 export function describeStoreContract(engine: StoreEngine): void {
-  describe(`PlantStore contract: ${engine.name}`, () => {
+  describe(`ResourceStore contract (plants): ${engine.name}`, () => {
     let db: TestStore;
     beforeAll(async () => {
       db = await engine.create();
@@ -20,21 +21,25 @@ export function describeStoreContract(engine: StoreEngine): void {
 
     it("when a new plant is created, then it is stored and reported as created", async () => {
       const id = uniqueId();
-      expect(await db.store.plants.create({ id, name: "Fern", tag: "green" })).toEqual({
+      expect(await db.store.resources.plants.create({ id, name: "Fern", tag: "green" })).toEqual({
         kind: "created",
-        plant: { name: "Fern", tag: "green" },
+        row: { id, name: "Fern", tag: "green" },
       });
-      expect(await db.store.plants.get(id)).toEqual({ name: "Fern", tag: "green" });
+      expect(await db.store.resources.plants.get(id)).toEqual({
+        id,
+        name: "Fern",
+        tag: "green",
+      });
     });
 
     it("when the same plant is created again, then it is a replay and nothing changes", async () => {
       const id = uniqueId();
-      await db.store.plants.create({ id, name: "Fern" });
-      expect(await db.store.plants.create({ id, name: "Fern" })).toEqual({
+      await db.store.resources.plants.create({ id, name: "Fern" });
+      expect(await db.store.resources.plants.create({ id, name: "Fern" })).toEqual({
         kind: "replayed",
-        plant: { name: "Fern" },
+        row: { id, name: "Fern" },
       });
-      expect(await db.store.plants.get(id)).toEqual({ name: "Fern" });
+      expect(await db.store.resources.plants.get(id)).toEqual({ id, name: "Fern" });
     });
 
     it.each([
@@ -45,23 +50,25 @@ export function describeStoreContract(engine: StoreEngine): void {
       "when %j is created under a taken id (%s), then it conflicts and the first stays",
       async (second, _why) => {
         const id = uniqueId();
-        await db.store.plants.create({ id, name: "Fern" });
-        expect(await db.store.plants.create({ id, ...second })).toEqual({
+        await db.store.resources.plants.create({ id, name: "Fern" });
+        expect(await db.store.resources.plants.create({ id, ...second })).toEqual({
           kind: "conflict",
-          existing: { name: "Fern" },
+          existing: { id, name: "Fern" },
         });
-        expect(await db.store.plants.get(id)).toEqual({ name: "Fern" });
+        expect(await db.store.resources.plants.get(id)).toEqual({ id, name: "Fern" });
       },
     );
 
     it.each([INT64_MAX, INT64_MIN, 0n, -1n, 2n ** 53n + 1n, -(2n ** 53n) - 1n])(
       "when the id is %s, then it is kept exactly and distinct from its neighbours",
       async (id) => {
-        await db.store.plants.create({ id, name: `plant ${id}` });
-        expect(await db.store.plants.get(id)).toEqual({ name: `plant ${id}` });
+        await db.store.resources.plants.create({ id, name: `plant ${id}` });
+        expect(await db.store.resources.plants.get(id)).toEqual({ id, name: `plant ${id}` });
         // A rounded or truncated id would land the plant on a neighbour too.
         const neighbour = id === INT64_MAX ? id - 1n : id + 1n;
-        expect(await db.store.plants.get(neighbour)).not.toStrictEqual({ name: `plant ${id}` });
+        expect(await db.store.resources.plants.get(neighbour)).not.toStrictEqual({
+          name: `plant ${id}`,
+        });
       },
     );
 
@@ -72,18 +79,18 @@ export function describeStoreContract(engine: StoreEngine): void {
       ["a long name", "x".repeat(60_000)],
     ])("when the name holds %s, then it is kept exactly", async (_what, name) => {
       const id = uniqueId();
-      await db.store.plants.create({ id, name, tag: name });
-      expect(await db.store.plants.get(id)).toEqual({ name, tag: name });
+      await db.store.resources.plants.create({ id, name, tag: name });
+      expect(await db.store.resources.plants.get(id)).toEqual({ id, name, tag: name });
     });
 
     it("when many creates of one id race, then exactly one version wins", async () => {
       const id = uniqueId();
       const other = await db.reopen();
       const attempts = Array.from({ length: 40 }, (_, i) =>
-        (i % 2 === 0 ? db.store : other).plants.create({ id, name: `v${i % 4}` }),
+        (i % 2 === 0 ? db.store : other).resources.plants.create({ id, name: `v${i % 4}` }),
       );
       const results = await Promise.all(attempts);
-      const stored = await db.store.plants.get(id);
+      const stored = await db.store.resources.plants.get(id);
       expect(results.filter((r) => r.kind === "created")).toHaveLength(1);
       for (const [i, result] of results.entries()) {
         const expected = `v${i % 4}` === stored?.name ? ["created", "replayed"] : ["conflict"];
@@ -96,12 +103,12 @@ export function describeStoreContract(engine: StoreEngine): void {
     it("when creates of one id are made together, then the first wins and the rest meet it in order", async () => {
       const [a, b] = [uniqueId(), uniqueId()];
       const results = await Promise.all([
-        db.store.plants.create({ id: a, name: "first", tag: "t" }),
-        db.store.plants.create({ id: b, name: "other" }),
-        db.store.plants.create({ id: a, name: "first", tag: "t" }),
-        db.store.plants.create({ id: a, name: "first" }),
-        db.store.plants.create({ id: a, name: "second", tag: "t" }),
-        db.store.plants.create({ id: b, name: "other" }),
+        db.store.resources.plants.create({ id: a, name: "first", tag: "t" }),
+        db.store.resources.plants.create({ id: b, name: "other" }),
+        db.store.resources.plants.create({ id: a, name: "first", tag: "t" }),
+        db.store.resources.plants.create({ id: a, name: "first" }),
+        db.store.resources.plants.create({ id: a, name: "second", tag: "t" }),
+        db.store.resources.plants.create({ id: b, name: "other" }),
       ]);
       expect(results.map((r) => r.kind)).toEqual([
         "created",
@@ -111,8 +118,11 @@ export function describeStoreContract(engine: StoreEngine): void {
         "conflict",
         "replayed",
       ]);
-      expect(results[3]).toEqual({ kind: "conflict", existing: { name: "first", tag: "t" } });
-      expect(await db.store.plants.get(a)).toEqual({ name: "first", tag: "t" });
+      expect(results[3]).toEqual({
+        kind: "conflict",
+        existing: { id: a, name: "first", tag: "t" },
+      });
+      expect(await db.store.resources.plants.get(a)).toEqual({ id: a, name: "first", tag: "t" });
     });
 
     // Writes to one id commit in the order they were made, even where batches commit side by
@@ -122,92 +132,105 @@ export function describeStoreContract(engine: StoreEngine): void {
       const noise = () =>
         Array.from({ length: 150 }, (_, i) =>
           i % 3 === 0
-            ? db.store.plants.update(uniqueId(), { name: "noise" })
-            : db.store.plants.create({ id: uniqueId(), name: "noise" }),
+            ? db.store.resources.plants.update(uniqueId(), { name: "noise" })
+            : db.store.resources.plants.create({ id: uniqueId(), name: "noise" }),
         );
       const steps: Promise<unknown>[] = [];
       const writes = [
-        () => db.store.plants.create({ id, name: "first" }),
-        () => db.store.plants.update(id, { tag: "a" }),
-        () => db.store.plants.delete(id),
-        () => db.store.plants.update(id, { name: "nothing to change" }),
-        () => db.store.plants.create({ id, name: "second", tag: "t" }),
-        () => db.store.plants.update(id, { tag: null }),
-        () => db.store.plants.delete(id),
-        () => db.store.plants.delete(id),
-        () => db.store.plants.create({ id, name: "third" }),
-        () => db.store.plants.create({ id, name: "third" }),
-        () => db.store.plants.update(id, { name: "fourth", tag: "b" }),
+        () => db.store.resources.plants.create({ id, name: "first" }),
+        () => db.store.resources.plants.update(id, { tag: "a" }),
+        () => db.store.resources.plants.delete(id),
+        () => db.store.resources.plants.update(id, { name: "nothing to change" }),
+        () => db.store.resources.plants.create({ id, name: "second", tag: "t" }),
+        () => db.store.resources.plants.update(id, { tag: null }),
+        () => db.store.resources.plants.delete(id),
+        () => db.store.resources.plants.delete(id),
+        () => db.store.resources.plants.create({ id, name: "third" }),
+        () => db.store.resources.plants.create({ id, name: "third" }),
+        () => db.store.resources.plants.update(id, { name: "fourth", tag: "b" }),
       ];
       for (const write of writes) steps.push(...noise(), write());
       const results = await Promise.all(steps);
       const ours = results.filter((_, i) => (i + 1) % 151 === 0);
       expect(ours).toEqual([
-        { kind: "created", plant: { name: "first" } },
-        { name: "first", tag: "a" },
+        { kind: "created", row: { id, name: "first" } },
+        { kind: "updated", row: { id, name: "first", tag: "a" } },
         true,
-        undefined,
-        { kind: "created", plant: { name: "second", tag: "t" } },
-        { name: "second" },
+        { kind: "absent" },
+        { kind: "created", row: { id, name: "second", tag: "t" } },
+        { kind: "updated", row: { id, name: "second" } },
         true,
         false,
-        { kind: "created", plant: { name: "third" } },
-        { kind: "replayed", plant: { name: "third" } },
-        { name: "fourth", tag: "b" },
+        { kind: "created", row: { id, name: "third" } },
+        { kind: "replayed", row: { id, name: "third" } },
+        { kind: "updated", row: { id, name: "fourth", tag: "b" } },
       ]);
-      expect(await db.store.plants.get(id)).toEqual({ name: "fourth", tag: "b" });
+      expect(await db.store.resources.plants.get(id)).toEqual({ id, name: "fourth", tag: "b" });
     });
 
     it("when a stored plant is updated, then each member given replaces the stored one, tag null removes the tag, and every connection sees it", async () => {
       const id = uniqueId();
-      await db.store.plants.create({ id, name: "Ivy", tag: "climber" });
-      expect(await db.store.plants.update(id, { name: "English ivy" })).toEqual({
-        name: "English ivy",
-        tag: "climber",
+      await db.store.resources.plants.create({ id, name: "Ivy", tag: "climber" });
+      expect(await db.store.resources.plants.update(id, { name: "English ivy" })).toEqual({
+        kind: "updated",
+        row: { id, name: "English ivy", tag: "climber" },
       });
-      expect(await db.store.plants.update(id, { tag: "evergreen" })).toEqual({
-        name: "English ivy",
-        tag: "evergreen",
+      expect(await db.store.resources.plants.update(id, { tag: "evergreen" })).toEqual({
+        kind: "updated",
+        row: { id, name: "English ivy", tag: "evergreen" },
       });
-      expect(await db.store.plants.update(id, { tag: null })).toEqual({ name: "English ivy" });
-      expect(await db.store.plants.update(id, { tag: null })).toEqual({ name: "English ivy" });
-      expect(await db.store.plants.update(id, { name: "Ivy", tag: "" })).toEqual({
+      expect(await db.store.resources.plants.update(id, { tag: null })).toEqual({
+        kind: "updated",
+        row: { id, name: "English ivy" },
+      });
+      expect(await db.store.resources.plants.update(id, { tag: null })).toEqual({
+        kind: "updated",
+        row: { id, name: "English ivy" },
+      });
+      expect(await db.store.resources.plants.update(id, { name: "Ivy", tag: "" })).toEqual({
+        kind: "updated",
+        row: { id, name: "Ivy", tag: "" },
+      });
+      expect(await (await db.reopen()).resources.plants.get(id)).toEqual({
+        id,
         name: "Ivy",
         tag: "",
       });
-      expect(await (await db.reopen()).plants.get(id)).toEqual({ name: "Ivy", tag: "" });
     });
 
     it("when an id that is not stored is updated, then nothing is stored and undefined is the answer", async () => {
       const id = uniqueId();
-      expect(await db.store.plants.update(id, { name: "Ghost", tag: "x" })).toBeUndefined();
-      expect(await db.store.plants.get(id)).toBeUndefined();
+      expect(await db.store.resources.plants.update(id, { name: "Ghost", tag: "x" })).toEqual({
+        kind: "absent",
+      });
+      expect(await db.store.resources.plants.get(id)).toBeUndefined();
     });
 
     // In one batch, so that PostgreSQL meets the same id several times in one run of updates.
     it("when several updates of one id are made together, then each sees the one before", async () => {
       const [a, b] = [uniqueId(), uniqueId()];
-      await db.store.plants.create({ id: a, name: "a" });
-      await db.store.plants.create({ id: b, name: "b" });
+      await db.store.resources.plants.create({ id: a, name: "a" });
+      await db.store.resources.plants.create({ id: b, name: "b" });
       const results = await Promise.all([
-        db.store.plants.update(a, { tag: "1" }),
-        db.store.plants.update(b, { name: "b2" }),
-        db.store.plants.update(a, { name: "a2" }),
-        db.store.plants.update(a, { tag: null }),
-        db.store.plants.update(uniqueId(), { name: "absent" }),
-        db.store.plants.update(b, { tag: "t" }),
-        db.store.plants.update(a, { tag: "2" }),
+        db.store.resources.plants.update(a, { tag: "1" }),
+        db.store.resources.plants.update(b, { name: "b2" }),
+        db.store.resources.plants.update(a, { name: "a2" }),
+        db.store.resources.plants.update(a, { tag: null }),
+        db.store.resources.plants.update(uniqueId(), { name: "absent" }),
+        db.store.resources.plants.update(b, { tag: "t" }),
+        db.store.resources.plants.update(a, { tag: "2" }),
       ]);
+      const updated = (id: bigint, plant: object) => ({ kind: "updated", row: { id, ...plant } });
       expect(results).toEqual([
-        { name: "a", tag: "1" },
-        { name: "b2" },
-        { name: "a2", tag: "1" },
-        { name: "a2" },
-        undefined,
-        { name: "b2", tag: "t" },
-        { name: "a2", tag: "2" },
+        updated(a, { name: "a", tag: "1" }),
+        updated(b, { name: "b2" }),
+        updated(a, { name: "a2", tag: "1" }),
+        updated(a, { name: "a2" }),
+        { kind: "absent" },
+        updated(b, { name: "b2", tag: "t" }),
+        updated(a, { name: "a2", tag: "2" }),
       ]);
-      expect(await db.store.plants.get(a)).toEqual({ name: "a2", tag: "2" });
+      expect(await db.store.resources.plants.get(a)).toEqual({ id: a, name: "a2", tag: "2" });
     });
 
     it.each([INT64_MAX, INT64_MIN, 2n ** 53n + 1n])(
@@ -215,13 +238,14 @@ export function describeStoreContract(engine: StoreEngine): void {
       async (id) => {
         const neighbour = id === INT64_MAX ? id - 1n : id + 1n;
         // Either may be stored already by a test above; the update must touch only its own id.
-        await db.store.plants.create({ id, name: "before" });
-        await db.store.plants.create({ id: neighbour, name: "neighbour" });
-        const neighbourBefore = await db.store.plants.get(neighbour);
-        expect(await db.store.plants.update(id, { name: `after ${id}` })).toMatchObject({
-          name: `after ${id}`,
+        await db.store.resources.plants.create({ id, name: "before" });
+        await db.store.resources.plants.create({ id: neighbour, name: "neighbour" });
+        const neighbourBefore = await db.store.resources.plants.get(neighbour);
+        expect(await db.store.resources.plants.update(id, { name: `after ${id}` })).toMatchObject({
+          kind: "updated",
+          row: { name: `after ${id}` },
         });
-        expect(await db.store.plants.get(neighbour)).toEqual(neighbourBefore);
+        expect(await db.store.resources.plants.get(neighbour)).toEqual(neighbourBefore);
       },
     );
 
@@ -231,18 +255,23 @@ export function describeStoreContract(engine: StoreEngine): void {
       const random = () =>
         Array.from(randomBytes(30_000), (byte) => String.fromCharCode(0x20 + (byte % 95))).join("");
       const [name, tag] = [random(), random()];
-      await db.store.plants.create({ id, name: "short" });
-      expect(await db.store.plants.update(id, { name, tag })).toEqual({ name, tag });
-      expect(await (await db.reopen()).plants.get(id)).toEqual({ name, tag });
+      await db.store.resources.plants.create({ id, name: "short" });
+      expect(await db.store.resources.plants.update(id, { name, tag })).toEqual({
+        kind: "updated",
+        row: { id, name, tag },
+      });
+      expect(await (await db.reopen()).resources.plants.get(id)).toEqual({ id, name, tag });
     });
 
     it("when hundreds of creates are made at once, then each is answered for its own plant", async () => {
       const plants = Array.from({ length: 1500 }, (_, i) => ({ id: uniqueId(), name: `p${i}` }));
-      const results = await Promise.all(plants.map((plant) => db.store.plants.create(plant)));
-      expect(results).toEqual(plants.map(({ name }) => ({ kind: "created", plant: { name } })));
+      const results = await Promise.all(
+        plants.map((plant) => db.store.resources.plants.create(plant)),
+      );
+      expect(results).toEqual(plants.map((plant) => ({ kind: "created", row: plant })));
       const other = await db.reopen();
       for (const { id, name } of plants.filter((_, i) => i % 500 === 499)) {
-        expect(await other.plants.get(id)).toEqual({ name });
+        expect(await other.resources.plants.get(id)).toEqual({ id, name });
       }
     });
 
@@ -258,29 +287,32 @@ export function describeStoreContract(engine: StoreEngine): void {
 
     it("when a plant is stored, then another connection sees it", async () => {
       const id = uniqueId();
-      await db.store.plants.create({ id, name: "Shared" });
-      expect(await (await db.reopen()).plants.get(id)).toEqual({ name: "Shared" });
+      await db.store.resources.plants.create({ id, name: "Shared" });
+      expect(await (await db.reopen()).resources.plants.get(id)).toEqual({
+        id,
+        name: "Shared",
+      });
     });
 
     it("when a stored plant is deleted, then it is gone for every connection, and a second delete finds nothing", async () => {
       const id = uniqueId();
-      await db.store.plants.create({ id, name: "Ivy", tag: "climber" });
-      expect(await db.store.plants.delete(id)).toBe(true);
-      expect(await db.store.plants.get(id)).toBeUndefined();
-      expect(await (await db.reopen()).plants.get(id)).toBeUndefined();
-      expect(await db.store.plants.delete(id)).toBe(false);
-      expect(await db.store.plants.delete(uniqueId())).toBe(false);
+      await db.store.resources.plants.create({ id, name: "Ivy", tag: "climber" });
+      expect(await db.store.resources.plants.delete(id)).toBe(true);
+      expect(await db.store.resources.plants.get(id)).toBeUndefined();
+      expect(await (await db.reopen()).resources.plants.get(id)).toBeUndefined();
+      expect(await db.store.resources.plants.delete(id)).toBe(false);
+      expect(await db.store.resources.plants.delete(uniqueId())).toBe(false);
     });
 
     it("when a deleted id is created again under another name, then it is a fresh create", async () => {
       const id = uniqueId();
-      await db.store.plants.create({ id, name: "Ivy", tag: "climber" });
-      await db.store.plants.delete(id);
-      expect(await db.store.plants.create({ id, name: "Rose" })).toEqual({
+      await db.store.resources.plants.create({ id, name: "Ivy", tag: "climber" });
+      await db.store.resources.plants.delete(id);
+      expect(await db.store.resources.plants.create({ id, name: "Rose" })).toEqual({
         kind: "created",
-        plant: { name: "Rose" },
+        row: { id, name: "Rose" },
       });
-      expect(await db.store.plants.get(id)).toEqual({ name: "Rose" });
+      expect(await db.store.resources.plants.get(id)).toEqual({ id, name: "Rose" });
     });
 
     it.each([INT64_MAX, INT64_MIN, 2n ** 53n + 1n])(
@@ -289,12 +321,12 @@ export function describeStoreContract(engine: StoreEngine): void {
         const neighbour = id === INT64_MAX ? id - 1n : id + 1n;
         const own = await engine.create();
         try {
-          await own.store.plants.create({ id, name: "gone" });
-          await own.store.plants.create({ id: neighbour, name: "stays" });
-          expect(await own.store.plants.delete(id)).toBe(true);
-          expect((await own.store.plants.list({ limit: 10, maxTextBytes: MB })).plants).toEqual([
-            { id: neighbour, name: "stays" },
-          ]);
+          await own.store.resources.plants.create({ id, name: "gone" });
+          await own.store.resources.plants.create({ id: neighbour, name: "stays" });
+          expect(await own.store.resources.plants.delete(id)).toBe(true);
+          expect(
+            (await own.store.resources.plants.list({ limit: 10, maxTextBytes: MB })).rows,
+          ).toEqual([{ id: neighbour, name: "stays" }]);
         } finally {
           await own.destroy();
         }
@@ -308,7 +340,7 @@ export function describeStoreContract(engine: StoreEngine): void {
         listed = await engine.create();
         // Created out of order: the listing's order is the ids', not the creates'.
         for (const id of [...ids].reverse()) {
-          await listed.store.plants.create(
+          await listed.store.resources.plants.create(
             id === 7n ? { id, name: "seven", tag: "t" } : { id, name: `p${id}` },
           );
         }
@@ -323,14 +355,22 @@ export function describeStoreContract(engine: StoreEngine): void {
           // Multi-byte text: the bound is in UTF-8 bytes, not characters.
           const big = "é".repeat(300);
           for (const id of [1n, 2n, 3n, 4n])
-            await own.store.plants.create({ id, name: big, tag: "t" });
-          const page = await own.store.plants.list({ limit: 10, maxTextBytes: 1300 });
-          expect(page.plants.map((plant) => plant.id)).toEqual([1n, 2n]);
+            await own.store.resources.plants.create({ id, name: big, tag: "t" });
+          const page = await own.store.resources.plants.list({ limit: 10, maxTextBytes: 1300 });
+          expect(page.rows.map((plant) => plant.id)).toEqual([1n, 2n]);
           expect(page.full).toBe(true);
-          const alone = await own.store.plants.list({ after: 2n, limit: 10, maxTextBytes: 100 });
-          expect(alone).toEqual({ plants: [{ id: 3n, name: big, tag: "t" }], full: true });
-          const last = await own.store.plants.list({ after: 3n, limit: 10, maxTextBytes: 100 });
-          expect(last).toEqual({ plants: [{ id: 4n, name: big, tag: "t" }], full: false });
+          const alone = await own.store.resources.plants.list({
+            after: 2n,
+            limit: 10,
+            maxTextBytes: 100,
+          });
+          expect(alone).toEqual({ rows: [{ id: 3n, name: big, tag: "t" }], full: true });
+          const last = await own.store.resources.plants.list({
+            after: 3n,
+            limit: 10,
+            maxTextBytes: 100,
+          });
+          expect(last).toEqual({ rows: [{ id: 4n, name: big, tag: "t" }], full: false });
         } finally {
           await own.destroy();
         }
@@ -339,17 +379,19 @@ export function describeStoreContract(engine: StoreEngine): void {
       it("when an empty store is listed, then the page is empty", async () => {
         const empty = await engine.create();
         try {
-          expect(await empty.store.plants.list({ limit: 100, maxTextBytes: MB })).toEqual({
-            plants: [],
-            full: false,
-          });
+          expect(await empty.store.resources.plants.list({ limit: 100, maxTextBytes: MB })).toEqual(
+            {
+              rows: [],
+              full: false,
+            },
+          );
         } finally {
           await empty.destroy();
         }
       });
 
       it("when listed without after, then every plant comes in ascending id order with exact ids", async () => {
-        const { plants: page, full } = await listed.store.plants.list({
+        const { rows: page, full } = await listed.store.resources.plants.list({
           limit: 100,
           maxTextBytes: MB,
         });
@@ -370,7 +412,7 @@ export function describeStoreContract(engine: StoreEngine): void {
       ])(
         "when listed after %s with limit %s, then the page is exactly the ids above it",
         async (after, limit, expected) => {
-          const { plants, full } = await listed.store.plants.list({
+          const { rows: plants, full } = await listed.store.resources.plants.list({
             after,
             limit,
             maxTextBytes: MB,
@@ -386,19 +428,19 @@ export function describeStoreContract(engine: StoreEngine): void {
           const stayers = Array.from({ length: 300 }, (_, i) => BigInt(i * 10));
           const leavers = stayers.map((id) => id + 5n);
           for (const id of [...stayers, ...leavers])
-            await paged.store.plants.create({ id, name: `p${id}` });
+            await paged.store.resources.plants.create({ id, name: `p${id}` });
           let writing = true;
           const writes = (async () => {
             for (let i = 0; writing; i++) {
               const leaver = leavers[i % leavers.length] ?? 0n;
-              await paged.store.plants.delete(leaver);
-              await paged.store.plants.create({ id: leaver + 2n, name: "newcomer" });
+              await paged.store.resources.plants.delete(leaver);
+              await paged.store.resources.plants.create({ id: leaver + 2n, name: "newcomer" });
             }
           })();
           const seen: bigint[] = [];
           let after: bigint | undefined;
           for (;;) {
-            const { plants: page, full } = await paged.store.plants.list({
+            const { rows: page, full } = await paged.store.resources.plants.list({
               after,
               limit: 7,
               maxTextBytes: MB,

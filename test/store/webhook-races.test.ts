@@ -24,7 +24,7 @@ async function sharedEvents(store: Store, events: number, round: number) {
     await store.webhooks.createEndpoint({ url: "https://b.example/h", description: null }),
   ];
   for (let n = 0; n < events; n++) {
-    await store.plants.create({ id: BigInt(round * 1000 + n), name: `p${n}` });
+    await store.resources.plants.create({ id: BigInt(round * 1000 + n), name: `p${n}` });
   }
   for (const delivery of await store.webhooks.claim(claimAll("me"))) {
     await store.webhooks.complete(delivery.id, "me", { kind: "delivered", status: 200 });
@@ -109,12 +109,12 @@ describe.each(storeEngines)("webhook outbox races: $name", (engine) => {
       const after = Array.from({ length: 20 }, (_, n) => BigInt(100 + n));
       // An endpoint already there, so the plants before the registration record events too.
       await db.store.webhooks.createEndpoint({ url: "https://early.example/h", description: null });
-      for (const id of before) await db.store.plants.create({ id, name: `p${id}` });
+      for (const id of before) await db.store.resources.plants.create({ id, name: `p${id}` });
       const endpoint = await skewed.webhooks.createEndpoint({
         url: "https://late.example/h",
         description: null,
       });
-      for (const id of after) await db.store.plants.create({ id, name: `p${id}` });
+      for (const id of after) await db.store.resources.plants.create({ id, name: `p${id}` });
       const log = await db.store.webhooks.listDeliveries(endpoint.id, { limit: 100 });
       expect(log?.deliveries.map((d) => d.plantId).sort((a, b) => Number(a - b))).toEqual(after);
       const claimed = await db.store.webhooks.claim(claimAll("me"));

@@ -68,9 +68,9 @@ describe.each(storeEngines)("WebhookStore contract: $name", (engine) => {
       description: null,
     });
     const id = 2n ** 53n + 1n;
-    await store.plants.create({ id, name: "Fern", tag: "green" });
-    await store.plants.create({ id, name: "Fern", tag: "green" });
-    await store.plants.create({ id, name: "Rose" });
+    await store.resources.plants.create({ id, name: "Fern", tag: "green" });
+    await store.resources.plants.create({ id, name: "Fern", tag: "green" });
+    await store.resources.plants.create({ id, name: "Rose" });
     // One event, stored once, whatever the number of endpoints; a claim fans it out.
     expect((await store.webhooks.backlog()).pending).toBe(1);
     expect(await store.webhooks.fanOut()).toBe(2);
@@ -94,8 +94,8 @@ describe.each(storeEngines)("WebhookStore contract: $name", (engine) => {
       '{"id":9007199254740993,"name":"Fern","tag":"green"}',
       '{"id":9007199254740993,"name":"Fern","tag":"green"}',
     ]);
-    await store.plants.delete(id);
-    await store.plants.create({ id, name: "Fern" });
+    await store.resources.plants.delete(id);
+    await store.resources.plants.create({ id, name: "Fern" });
     const again = await store.webhooks.claim(claimAll("me"));
     expect(again.map((d) => d.body)).toEqual([
       '{"id":9007199254740993,"name":"Fern"}',
@@ -105,14 +105,14 @@ describe.each(storeEngines)("WebhookStore contract: $name", (engine) => {
 
   it("when no endpoint is registered, then a create makes no delivery", async () => {
     const store = await fresh();
-    await store.plants.create({ id: uniqueId(), name: "Fern" });
+    await store.resources.plants.create({ id: uniqueId(), name: "Fern" });
     expect(await store.webhooks.backlog()).toEqual({ pending: 0, oldestCreatedAt: null });
   });
 
   it("when deliveries are claimed, then a second claim gets none until the lease runs out, and then takes them over", async () => {
     const store = await fresh();
     await store.webhooks.createEndpoint({ url: "https://a.example/h", description: null });
-    await store.plants.create({ id: uniqueId(), name: "Fern" });
+    await store.resources.plants.create({ id: uniqueId(), name: "Fern" });
     const first = await store.webhooks.claim(claimAll("one", { leaseMs: 1000 }));
     expect(first).toHaveLength(1);
     expect(await store.webhooks.claim(claimAll("two"))).toEqual([]);
@@ -133,12 +133,13 @@ describe.each(storeEngines)("WebhookStore contract: $name", (engine) => {
       url: "https://slow.example/h",
       description: null,
     });
-    for (let n = 0; n < 5; n++) await store.plants.create({ id: uniqueId(), name: `p${n}` });
+    for (let n = 0; n < 5; n++)
+      await store.resources.plants.create({ id: uniqueId(), name: `p${n}` });
     const fast = await store.webhooks.createEndpoint({
       url: "https://fast.example/h",
       description: null,
     });
-    await store.plants.create({ id: uniqueId(), name: "late" });
+    await store.resources.plants.create({ id: uniqueId(), name: "late" });
     const claimed = await store.webhooks.claim(
       claimAll("me", { perEndpoint: 2, free: { [slow.id]: 1 } }),
     );
@@ -153,8 +154,8 @@ describe.each(storeEngines)("WebhookStore contract: $name", (engine) => {
       url: "https://a.example/h",
       description: null,
     });
-    await store.plants.create({ id: 1n, name: "one" });
-    await store.plants.create({ id: 2n, name: "two" });
+    await store.resources.plants.create({ id: 1n, name: "one" });
+    await store.resources.plants.create({ id: 2n, name: "two" });
     const [d1, d2] = await store.webhooks.claim(claimAll("me"));
     if (d1 === undefined || d2 === undefined) throw new Error("two deliveries expected");
     const before = Date.now();
@@ -193,12 +194,12 @@ describe.each(storeEngines)("WebhookStore contract: $name", (engine) => {
       url: "https://a.example/h",
       description: null,
     });
-    await store.plants.create({ id: 1n, name: "one" });
-    await store.plants.create({ id: 2n, name: "two" });
+    await store.resources.plants.create({ id: 1n, name: "one" });
+    await store.resources.plants.create({ id: 2n, name: "two" });
     const [first] = await store.webhooks.claim(claimAll("me", { limit: 1 }));
     await store.webhooks.complete(first?.id ?? "", "me", { kind: "gone", status: 410 });
     expect((await store.webhooks.getEndpoint(endpoint.id))?.disabledAt).toBeInstanceOf(Date);
-    await store.plants.create({ id: 3n, name: "three" });
+    await store.resources.plants.create({ id: 3n, name: "three" });
     expect(await store.webhooks.claim(claimAll("me"))).toEqual([]);
     const logged = (await store.webhooks.listDeliveries(endpoint.id, { limit: 10 }))?.deliveries;
     expect(logged).toHaveLength(2);
@@ -209,7 +210,7 @@ describe.each(storeEngines)("WebhookStore contract: $name", (engine) => {
     await store.webhooks.retryDelivery(endpoint.id, first?.id ?? "");
     expect((await store.webhooks.getEndpoint(endpoint.id))?.disabledAt).toBeNull();
     expect((await store.webhooks.claim(claimAll("me"))).map((d) => d.id)).toEqual([first?.id]);
-    await store.plants.create({ id: 4n, name: "four" });
+    await store.resources.plants.create({ id: 4n, name: "four" });
     expect(await store.webhooks.claim(claimAll("me"))).toHaveLength(1);
   });
 
@@ -226,7 +227,7 @@ describe.each(storeEngines)("WebhookStore contract: $name", (engine) => {
         ).id,
       );
     }
-    await store.plants.create({ id: 1n, name: "one" });
+    await store.resources.plants.create({ id: 1n, name: "one" });
     const order = async (after: string | undefined) =>
       (await store.webhooks.claim({ ...claimAll(`o-${after}`), limit: 2, after })).map(
         (d) => d.endpointId,
@@ -244,12 +245,12 @@ describe.each(storeEngines)("WebhookStore contract: $name", (engine) => {
     });
     const rotated = await store.webhooks.rotateSecret(endpoint.id, 60_000);
     expect(rotated).toMatch(/^whsec_/);
-    await store.plants.create({ id: 1n, name: "one" });
+    await store.resources.plants.create({ id: 1n, name: "one" });
     const [claimed] = await store.webhooks.claim(claimAll("me"));
     expect(claimed?.secrets).toEqual([rotated, endpoint.secret]);
     // A second rotation (a retried call, say) ends no overlap: the original still signs.
     const again = await store.webhooks.rotateSecret(endpoint.id, 0);
-    await store.plants.create({ id: 2n, name: "two" });
+    await store.resources.plants.create({ id: 2n, name: "two" });
     const [later] = await store.webhooks.claim(claimAll("me"));
     expect(later?.secrets).toEqual([again, endpoint.secret]);
     expect(await store.webhooks.rotateSecret("ep_none", 1000)).toBeUndefined();
@@ -268,7 +269,7 @@ describe.each(storeEngines)("WebhookStore contract: $name", (engine) => {
     await expect(store.webhooks.rotateSecret(endpoint.id, 60_000)).rejects.toThrow(
       RotationLimitError,
     );
-    await store.plants.create({ id: 1n, name: "one" });
+    await store.resources.plants.create({ id: 1n, name: "one" });
     const [claimed] = await store.webhooks.claim(claimAll("me"));
     expect(claimed?.secrets).toHaveLength(MAX_RETIRED_SECRETS + 1);
     expect(claimed?.secrets[0]).toBe(current);
@@ -290,7 +291,7 @@ describe.each(storeEngines)("WebhookStore contract: $name", (engine) => {
   it("when claims are released, then they are due again at once for anyone", async () => {
     const store = await fresh();
     await store.webhooks.createEndpoint({ url: "https://a.example/h", description: null });
-    await store.plants.create({ id: 1n, name: "one" });
+    await store.resources.plants.create({ id: 1n, name: "one" });
     const claimed = await store.webhooks.claim(claimAll("me"));
     await store.webhooks.release(
       "me",
@@ -307,7 +308,7 @@ describe.each(storeEngines)("WebhookStore contract: $name", (engine) => {
       url: "https://a.example/h",
       description: null,
     });
-    await store.plants.create({ id: 1n, name: "one" });
+    await store.resources.plants.create({ id: 1n, name: "one" });
     await store.webhooks.fanOut();
     expect(await store.webhooks.deleteEndpoint(endpoint.id)).toBe(true);
     expect(await store.webhooks.deleteEndpoint(endpoint.id)).toBe(false);
@@ -322,7 +323,7 @@ describe.each(storeEngines)("WebhookStore contract: $name", (engine) => {
       url: "https://a.example/h",
       description: null,
     });
-    await store.plants.create({ id: 1n, name: "one" });
+    await store.resources.plants.create({ id: 1n, name: "one" });
     expect(await storedEvents(url)).toBe(1);
     await store.webhooks.deleteEndpoint(endpoint.id);
     expect(await store.webhooks.fanOut()).toBe(0);
@@ -332,8 +333,8 @@ describe.each(storeEngines)("WebhookStore contract: $name", (engine) => {
   it("when finished deliveries are older than the cutoff, then purge removes them in bounded batches, with their events, and keeps pending ones", async () => {
     const { store, url } = await freshDatabase();
     await store.webhooks.createEndpoint({ url: "https://a.example/h", description: null });
-    for (let n = 1n; n <= 3n; n++) await store.plants.create({ id: n, name: `p${n}` });
-    await store.plants.create({ id: 9n, name: "still pending" });
+    for (let n = 1n; n <= 3n; n++) await store.resources.plants.create({ id: n, name: `p${n}` });
+    await store.resources.plants.create({ id: 9n, name: "still pending" });
     const claimed = await store.webhooks.claim(claimAll("me", { limit: 3 }));
     for (const d of claimed)
       await store.webhooks.complete(d.id, "me", { kind: "delivered", status: 204 });
@@ -356,7 +357,8 @@ describe.each(storeEngines)("WebhookStore contract: $name", (engine) => {
       ),
     );
     const events = FAN_OUT_ROWS / 1000 + 1;
-    for (let n = 1n; n <= BigInt(events); n++) await store.plants.create({ id: n, name: `p${n}` });
+    for (let n = 1n; n <= BigInt(events); n++)
+      await store.resources.plants.create({ id: n, name: `p${n}` });
     expect((await store.webhooks.backlog()).pending).toBe(events);
     const late = await store.webhooks.createEndpoint({
       url: "https://late.example/h",

@@ -47,9 +47,9 @@ describe.each(storeEngines)("writes refused by a rule of the schema ($name)", (e
         const [fern, forbidden, rose] = [uniqueId(), uniqueId(), uniqueId()];
         // Submitted in one turn of the event loop: one batch.
         const results = await Promise.allSettled([
-          store.plants.create({ id: fern, name: "Fern" }),
-          store.plants.create({ id: forbidden, name: "forbidden" }),
-          store.plants.create({ id: rose, name: "Rose" }),
+          store.resources.plants.create({ id: fern, name: "Fern" }),
+          store.resources.plants.create({ id: forbidden, name: "forbidden" }),
+          store.resources.plants.create({ id: rose, name: "Rose" }),
         ]);
         expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
         const refusal = (results[1] as PromiseRejectedResult).reason as Error;
@@ -57,11 +57,11 @@ describe.each(storeEngines)("writes refused by a rule of the schema ($name)", (e
         expect(refusal.message).toMatch(/^the store refused the write: .*no_forbidden/);
         // The metrics' seam hears of it (outcome=violated).
         expect(failed).toEqual(["createPlant ConstraintViolationError"]);
-        expect(await store.plants.get(fern)).toEqual({ name: "Fern" });
-        expect(await store.plants.get(forbidden)).toBeUndefined();
-        expect(await store.plants.get(rose)).toEqual({ name: "Rose" });
+        expect(await store.resources.plants.get(fern)).toEqual({ id: fern, name: "Fern" });
+        expect(await store.resources.plants.get(forbidden)).toBeUndefined();
+        expect(await store.resources.plants.get(rose)).toEqual({ id: rose, name: "Rose" });
         const after = uniqueId();
-        expect(await store.plants.create({ id: after, name: "After" })).toMatchObject({
+        expect(await store.resources.plants.create({ id: after, name: "After" })).toMatchObject({
           kind: "created",
         });
       },
@@ -71,20 +71,20 @@ describe.each(storeEngines)("writes refused by a rule of the schema ($name)", (e
   it("when a plant another table references is deleted, then that delete alone is refused by the foreign key, and the plant stays", async () => {
     const [kept, free] = [uniqueId(), uniqueId()];
     await withStore({ sqlite: () => undefined, postgres: async () => undefined }, async (db) => {
-      await db.store.plants.create({ id: kept, name: "Noted" });
-      await db.store.plants.create({ id: free, name: "Free" });
+      await db.store.resources.plants.create({ id: kept, name: "Noted" });
+      await db.store.resources.plants.create({ id: free, name: "Free" });
       await onConnection(db.url, NOTES_OF(kept));
       const results = await Promise.allSettled([
-        db.store.plants.delete(kept),
-        db.store.plants.delete(free),
+        db.store.resources.plants.delete(kept),
+        db.store.resources.plants.delete(free),
       ]);
       expect(results[0]).toMatchObject({
         status: "rejected",
         reason: expect.any(ConstraintViolationError),
       });
       expect(results[1]).toEqual({ status: "fulfilled", value: true });
-      expect(await db.store.plants.get(kept)).toEqual({ name: "Noted" });
-      expect(await db.store.plants.get(free)).toBeUndefined();
+      expect(await db.store.resources.plants.get(kept)).toEqual({ id: kept, name: "Noted" });
+      expect(await db.store.resources.plants.get(free)).toBeUndefined();
     });
   });
 
@@ -114,14 +114,16 @@ describe.each(storeEngines)("writes refused by a rule of the schema ($name)", (e
         type Outcome = { id: bigint; tag: string | null; outcome: string };
         const create = (store: Store, tag: string | null, n: number): Promise<Outcome> => {
           const id = uniqueId();
-          return store.plants.create({ id, name: `p${n}`, ...(tag === null ? {} : { tag }) }).then(
-            () => ({ id, tag, outcome: "created" }),
-            (error: unknown) => ({
-              id,
-              tag,
-              outcome: error instanceof ConstraintViolationError ? "refused" : String(error),
-            }),
-          );
+          return store.resources.plants
+            .create({ id, name: `p${n}`, ...(tag === null ? {} : { tag }) })
+            .then(
+              () => ({ id, tag, outcome: "created" }),
+              (error: unknown) => ({
+                id,
+                tag,
+                outcome: error instanceof ConstraintViolationError ? "refused" : String(error),
+              }),
+            );
         };
         // Wave w names parent w (and, every fourth, none: nothing may refuse those), from both
         // instances at once, while parent w is deleted over a connection of its own.
@@ -153,7 +155,7 @@ describe.each(storeEngines)("writes refused by a rule of the schema ($name)", (e
         // contradict: a child created and its parent deleted).
         expect(created.filter((o) => o.tag !== null && deleted.includes(o.tag))).toEqual([]);
         for (const { id, outcome } of outcomes) {
-          const stored = await db.store.plants.get(id);
+          const stored = await db.store.resources.plants.get(id);
           expect(stored === undefined, `${id} ${outcome}`).toBe(outcome === "refused");
         }
       },

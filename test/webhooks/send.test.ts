@@ -4,12 +4,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { type AddressInfo, connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { newWebhookSecret } from "../../src/store/webhooks.ts";
 import {
   closeWebhookConnections,
   lookupRefusing,
   sendWebhookAttempt,
 } from "../../src/webhooks/send.ts";
-import { newWebhookSecret, signatureHeaders } from "../../src/webhooks/signature.ts";
+import { signatureHeaders } from "../../src/webhooks/signature.ts";
 
 interface Received {
   headers: IncomingMessage["headers"];

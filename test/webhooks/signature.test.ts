@@ -8,7 +8,8 @@ import { webhookTable } from "../../generated/plants.ts";
 import { operationTables } from "../../scripts/generate.ts";
 import { fromJson, type Location } from "../../src/client/exact-json.ts";
 import { verifyWebhook, WebhookVerificationError } from "../../src/client/webhooks.ts";
-import { newWebhookSecret, signatureHeaders } from "../../src/webhooks/signature.ts";
+import { newWebhookSecret } from "../../src/store/webhooks.ts";
+import { signatureHeaders } from "../../src/webhooks/signature.ts";
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 

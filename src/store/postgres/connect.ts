@@ -23,6 +23,11 @@ export interface ConnectOptions {
    * no arrays, so it skips postgres.js's lookup of array types (see openPostgresStore).
    */
   startup?: boolean;
+  /**
+   * The steps of a migration (migration-steps.ts): no statement_timeout, since an index on a big
+   * table takes minutes to build; each step bounds its own waits for locks instead.
+   */
+  unbounded?: boolean;
 }
 
 // postgres.js waits before reconnecting 3× longer after each failure, up to 20 s: requests
@@ -58,9 +63,10 @@ export function connectPostgres(db: PostgresDatabase, how: ConnectOptions): Post
     types: { bigint: postgres.BigInt },
     // The server cancels a statement stuck past the deadline (a lock, a stall), so a request
     // fails with a definite outcome rather than an unknown one.
-    connection: how.pooled
-      ? { application_name: "plantstore" }
-      : { application_name: "plantstore", statement_timeout: db.queryTimeoutMs },
+    connection:
+      how.pooled || how.unbounded === true
+        ? { application_name: "plantstore" }
+        : { application_name: "plantstore", statement_timeout: db.queryTimeoutMs },
     backoff: reconnectDelay,
     onnotice: () => undefined,
   };

@@ -3,7 +3,8 @@
 // applied write by write in savepoints when a write breaks a rule of the schema (writes.ts).
 import type { PostgresDatabase } from "../../config/config.ts";
 import { createFaultLatch, type FaultLatch } from "../fault-latch.ts";
-import { eventsOf } from "../outbox.ts";
+import { type EventsOf, outbox } from "../outbox.ts";
+import type { DataDeclaration } from "../tables.ts";
 import {
   createWritePath,
   VIOLATED,
@@ -15,7 +16,12 @@ import {
 } from "../writes.ts";
 import { type BoundedCalls, CLIENT_GRACE_MS, within } from "./deadlines.ts";
 import { asStoreError, isRetryableTransaction, isViolation } from "./errors.ts";
-import { type PostgresTransaction, postgresWrites, recordPostgresEvents } from "./writes.ts";
+import {
+  type PostgresTransaction,
+  type PostgresWrites,
+  postgresWrites,
+  recordPostgresEvents,
+} from "./writes.ts";
 
 const TRANSACTION_ATTEMPTS = 3;
 // Rows in one INSERT: enough to share a flush among every waiting request, small enough
@@ -29,7 +35,12 @@ export interface GroupCommit {
   faults: FaultLatch;
 }
 
-export function postgresGroupCommit(calls: BoundedCalls, db: PostgresDatabase): GroupCommit {
+export function postgresGroupCommit(
+  calls: BoundedCalls,
+  db: PostgresDatabase,
+  data: DataDeclaration,
+): GroupCommit {
+  const apply = batchApplier(postgresWrites(data), outbox(data));
   // Group commit: concurrent writes share one transaction (one WAL flush), a run of creates
   // one INSERT. One connection is left for probes and token reads. Fewer batches in flight
   // would make them larger and a create cheaper in CPU, but clients of a remote database would
@@ -41,6 +52,7 @@ export function postgresGroupCommit(calls: BoundedCalls, db: PostgresDatabase): 
     execute: (batch) => faults.watch(() => writeBatch(batch)),
     maxInFlight: Math.max(1, db.poolMax - 1),
     maxBatch: MAX_BATCH,
+    tables: data.tables,
   });
 
   // When each write's caller gives up, keyed by the arguments it handed to the write path
@@ -61,12 +73,12 @@ export function postgresGroupCommit(calls: BoundedCalls, db: PostgresDatabase): 
     const latest = Math.max(...batch.map((w) => givesUpAt.get(w.args) ?? calls.deadlineFromNow()));
     for (let tries = 1; ; tries++) {
       try {
-        return await calls.transaction((tx) => applyBatch(tx, batch), latest - CLIENT_GRACE_MS);
+        return await calls.transaction((tx) => apply(tx, batch), latest - CLIENT_GRACE_MS);
       } catch (error) {
         // A write broke a rule of the schema: again, each write in a savepoint (writes.ts).
         if (isViolation(error)) {
           return await calls
-            .transaction((tx) => applyOneByOne(tx, batch), latest - CLIENT_GRACE_MS)
+            .transaction((tx) => applyOneByOne(apply, tx, batch), latest - CLIENT_GRACE_MS)
             .catch((again: unknown) => {
               throw asStoreError(again);
             });
@@ -82,11 +94,15 @@ export function postgresGroupCommit(calls: BoundedCalls, db: PostgresDatabase): 
 }
 
 /** The batch's writes in order, each alone in a savepoint; one that breaks a rule is refused. */
-async function applyOneByOne(tx: PostgresTransaction, batch: readonly Write[]): Promise<unknown[]> {
+async function applyOneByOne(
+  apply: ApplyBatch,
+  tx: PostgresTransaction,
+  batch: readonly Write[],
+): Promise<unknown[]> {
   const results: unknown[] = [];
   for (const write of batch) {
     try {
-      results.push(await tx.savepoint((point) => applyBatch(point, [write]).then(([r]) => r)));
+      results.push(await tx.savepoint((point) => apply(point, [write]).then(([r]) => r)));
     } catch (error) {
       if (!isViolation(error)) throw error;
       const { message, detail } = error as { message: string; detail?: string };
@@ -97,24 +113,36 @@ async function applyOneByOne(tx: PostgresTransaction, batch: readonly Write[]): 
   return results;
 }
 
-/** The batch's writes in order, each run of one write's name applied together. */
-async function applyBatch(tx: PostgresTransaction, batch: readonly Write[]): Promise<unknown[]> {
-  const results: unknown[] = [];
-  for (let from = 0; from < batch.length; ) {
-    const name = (batch[from] as Write).name;
-    let to = from + 1;
-    while (to < batch.length && (batch[to] as Write).name === name) to++;
-    const run = batch.slice(from, to).map((write) => write.args);
-    const apply = postgresWrites[name] as (
-      t: PostgresTransaction,
-      r: unknown[],
-    ) => Promise<unknown[]>;
-    results.push(...(await apply(tx, run)));
-    from = to;
-  }
-  await recordPostgresEvents(
-    tx,
-    batch.flatMap((write, at) => eventsOf(write, results[at])),
-  );
-  return results;
+type ApplyBatch = (tx: PostgresTransaction, batch: readonly Write[]) => Promise<unknown[]>;
+
+/** One run: the same write, and for a row's the same table (one statement serves one table). */
+const sameRun = (a: Write, b: Write): boolean =>
+  a.name === b.name &&
+  (!("table" in a.args) || a.args.table === (b.args as { table?: string }).table);
+
+/**
+ * Applies a batch's writes in order, each run of one write (and one table) together, then
+ * records their events.
+ */
+function batchApplier(writes: PostgresWrites, eventsOf: EventsOf): ApplyBatch {
+  return async (tx, batch) => {
+    const results: unknown[] = [];
+    for (let from = 0; from < batch.length; ) {
+      const first = batch[from] as Write;
+      let to = from + 1;
+      while (to < batch.length && sameRun(first, batch[to] as Write)) to++;
+      const run = batch.slice(from, to).map((write) => write.args);
+      const apply = writes[first.name] as (
+        t: PostgresTransaction,
+        r: unknown[],
+      ) => Promise<unknown[]>;
+      results.push(...(await apply(tx, run)));
+      from = to;
+    }
+    await recordPostgresEvents(
+      tx,
+      batch.flatMap((write, at) => eventsOf(write, results[at])),
+    );
+    return results;
+  };
 }

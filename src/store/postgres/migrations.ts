@@ -2,9 +2,14 @@
 // that PostgreSQL, CockroachDB and YugabyteDB share: no advisory locks, no LOCK TABLE,
 // no triggers or extensions. Instances starting together serialise on one locked row.
 
+import type { PostgresDatabase } from "../../config/config.ts";
+import { GENERATED_MIGRATIONS } from "../migrations/index.ts";
+import type { GeneratedMigration } from "../migrations/migration.ts";
 import { type MigrationResult, SchemaTooNewError } from "../store.ts";
+import { connectPostgres, type PostgresClient } from "./connect.ts";
 import { isUnavailable } from "./errors.ts";
-import type { PostgresClient } from "./store.ts";
+import { withMigrationLease } from "./migration-lease.ts";
+import { runStep } from "./migration-steps.ts";
 
 interface Migration {
   name: string;
@@ -135,13 +140,33 @@ export const POSTGRES_MIGRATIONS: readonly { version: number; name: string }[] =
   ({ name }, index) => ({ version: index + 1, name }),
 );
 
-/** Migrates to the latest version, or to `upTo` (a test of one migration's upgrade). */
+/** The generated migrations of this build, their steps run on connections made like `db`'s. */
+export const generatedRun = (db: PostgresDatabase, pooled: boolean): GeneratedRun => ({
+  generated: GENERATED_MIGRATIONS,
+  steps: () => connectPostgres(db, { pooled, startup: true, unbounded: true }),
+});
+
+export interface GeneratedRun {
+  /** The migrations generated from the document (migrations/index.ts). */
+  generated: readonly GeneratedMigration[];
+  /**
+   * A client for their steps, used only when one is pending: another connection than the one
+   * holding the migration lock, with no statement_timeout (an index is built in minutes).
+   */
+  steps: () => PostgresClient;
+}
+
+/**
+ * Migrates to the latest hand-written version, or to `upTo` (a test of one migration's
+ * upgrade); the generated ones follow (migratePostgresGenerated), with no deadline of the
+ * query's.
+ */
 export async function migratePostgres(
   sql: PostgresClient,
   upTo = MIGRATIONS.length,
 ): Promise<MigrationResult> {
   await createBookkeeping(sql);
-  return sql.begin(async (tx) => {
+  const result = await sql.begin(async (tx) => {
     // Every migrating instance waits here for the one before it to commit.
     await tx`SELECT id FROM plantstore_migration_lock WHERE id = 1 FOR UPDATE`;
     const [row] = await tx<{ version: number | null }[]>`
@@ -159,6 +184,7 @@ export async function migratePostgres(
     }
     return { from, to: Math.max(from, upTo) };
   });
+  return { ...result, generated: [] };
 }
 
 // CREATE TABLE IF NOT EXISTS is not atomic in PostgreSQL: two instances creating the same
@@ -173,11 +199,54 @@ async function createBookkeeping(sql: PostgresClient): Promise<void> {
                 )`;
       await sql`CREATE TABLE IF NOT EXISTS plantstore_migration_lock (id INTEGER PRIMARY KEY)`;
       await sql`INSERT INTO plantstore_migration_lock (id) VALUES (1) ON CONFLICT (id) DO NOTHING`;
+      await sql`CREATE TABLE IF NOT EXISTS plantstore_generated_migrations (
+                  id         TEXT PRIMARY KEY,
+                  applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+                )`;
+      await sql`ALTER TABLE plantstore_migration_lock
+                  ADD COLUMN IF NOT EXISTS holder TEXT,
+                  ADD COLUMN IF NOT EXISTS held_until TIMESTAMPTZ`;
       return;
     } catch (error) {
       const code = (error as { code?: unknown }).code;
-      const raced = code === "23505" || code === "42P07" || code === "42710";
+      const raced = ["23505", "42P07", "42710", "42701"].includes(String(code));
       if (!raced || attempt >= 5 || isUnavailable(error)) throw error;
     }
   }
+}
+
+/**
+ * The generated migrations not recorded yet, applied in order under the migration lease
+ * (migration-lease.ts: other instances starting wait; those serving go on), each step on a
+ * connection of its own (migration-steps.ts); their ids.
+ */
+export async function migratePostgresGenerated(
+  sql: PostgresClient,
+  run: GeneratedRun,
+): Promise<string[]> {
+  const recordedIds = async () =>
+    (await sql<{ id: string }[]>`SELECT id FROM plantstore_generated_migrations`).map((r) => r.id);
+  const unknown = (await recordedIds()).find(
+    (id) => !run.generated.some((migration) => migration.id === id),
+  );
+  if (unknown !== undefined)
+    throw new SchemaTooNewError(unknown, run.generated.at(-1)?.id ?? "none");
+  const pendingIn = (recorded: readonly string[]) =>
+    run.generated.filter((migration) => !recorded.includes(migration.id));
+  if (pendingIn(await recordedIds()).length === 0) return [];
+  return withMigrationLease(sql, async () => {
+    // Read again under the lease: another instance may have run them meanwhile.
+    const pending = pendingIn(await recordedIds());
+    if (pending.length === 0) return [];
+    const steps = run.steps();
+    try {
+      for (const migration of pending) {
+        for (const step of migration.postgres) await runStep(steps, step);
+        await sql`INSERT INTO plantstore_generated_migrations (id) VALUES (${migration.id})`;
+      }
+    } finally {
+      await steps.end({ timeout: 5 });
+    }
+    return pending.map((migration) => migration.id);
+  });
 }

@@ -1,17 +1,19 @@
 // The store on PostgreSQL (or an engine that speaks its protocol) through postgres.js, a
-// repository per resource (postgres-plants.ts, postgres-tokens.ts, postgres-webhooks.ts):
+// repository per resource (rows.ts for every declared table, tokens.ts, webhooks.ts):
 // a bounded pool shared by every request, ids as BIGINT <-> BigInt both ways, and a deadline
 // on every call (deadlines.ts).
+
 import { type PostgresDatabase, redactUrl } from "../../config/config.ts";
-import { newWebhookSecret } from "../../webhooks/signature.ts";
+import type { GeneratedMigration } from "../migrations/migration.ts";
+import { resources } from "../rows.ts";
 import type { MigrationResult, Store, StoreOptions } from "../store.ts";
 import { webhookStore } from "../webhooks.ts";
 import { boundStartup, connectPostgres, isThroughPooler, type PostgresClient } from "./connect.ts";
 import { boundedCalls, CLIENT_GRACE_MS, within } from "./deadlines.ts";
 import { asStoreError } from "./errors.ts";
 import { postgresGroupCommit } from "./group-commit.ts";
-import { migratePostgres } from "./migrations.ts";
-import { postgresPlantStore, type ReadNumbers } from "./plants.ts";
+import { generatedRun, migratePostgres, migratePostgresGenerated } from "./migrations.ts";
+import { postgresRowReads } from "./rows.ts";
 import { createPostgresTokenStore } from "./tokens.ts";
 import { postgresWebhookReads } from "./webhooks.ts";
 
@@ -55,7 +57,10 @@ interface Opening {
  * Migrates and reads the settings on one connection of its own, made as a pooler needs it,
  * and learns whether a pooler is there, before the pool is made for what is on the other end.
  */
-async function openOnce(db: PostgresDatabase): Promise<Opening> {
+async function openOnce(
+  db: PostgresDatabase,
+  migrations: readonly GeneratedMigration[] | undefined,
+): Promise<Opening> {
   const probe = connectPostgres(db, { pooled: true, startup: true });
   const budgetMs = db.queryTimeoutMs + CLIENT_GRACE_MS;
   const bounded = <T>(work: PromiseLike<T>) => within(work, Date.now() + budgetMs, budgetMs);
@@ -64,8 +69,14 @@ async function openOnce(db: PostgresDatabase): Promise<Opening> {
     const pooled = db.prepare === undefined ? await bounded(isThroughPooler(probe)) : !db.prepare;
     await bounded(boundStartup(probe, pooled, db.queryTimeoutMs));
     const schema = await bounded(migratePostgres(probe));
+    // Not bounded by a query's deadline: an index on a big table takes minutes to build.
+    const run = generatedRun(db, pooled);
+    const generated = await migratePostgresGenerated(probe, {
+      ...run,
+      generated: migrations ?? run.generated,
+    });
     const settings = await bounded(readSettings(probe));
-    return { schema, settings, pooled };
+    return { schema: { ...schema, generated }, settings, pooled };
   } catch (error) {
     throw asStoreError(error);
   } finally {
@@ -94,32 +105,22 @@ async function openPool(db: PostgresDatabase, pooled: boolean): Promise<Postgres
 /** Connects, migrates, and returns the store; a database that is away throws StoreUnavailableError. */
 export async function openPostgresStore(
   db: PostgresDatabase,
-  options: StoreOptions = {},
+  options: StoreOptions,
 ): Promise<Store> {
-  const { schema, settings, pooled } = await openOnce(db);
+  const { data } = options;
+  const { schema, settings, pooled } = await openOnce(db, options.migrations);
   const sql = await openPool(db, pooled);
   const calls = boundedCalls(sql, {
     queryTimeoutMs: db.queryTimeoutMs,
     raiseSynchronousCommit: !DURABLE_COMMITS.has(settings.sync),
     pooled,
   });
-  const readNumbers: ReadNumbers = async <T extends object>(
-    text: string,
-    values: readonly (bigint | number)[],
-  ): Promise<T[]> => {
-    try {
-      return await calls.readNumbers<T>(text, values);
-    } catch (error) {
-      throw asStoreError(error);
-    }
-  };
-
-  const { write, writes, faults } = postgresGroupCommit(calls, db);
+  const { write, writes, faults } = postgresGroupCommit(calls, db, data);
 
   return {
-    plants: postgresPlantStore(readNumbers, write),
+    resources: resources(data.tables, write, (table) => postgresRowReads(table, calls)),
     tokens: createPostgresTokenStore(calls),
-    webhooks: webhookStore(write, newWebhookSecret, postgresWebhookReads(calls), options.clock),
+    webhooks: webhookStore(write, postgresWebhookReads(calls), options.clock),
     async ping() {
       const deadline = Date.now() + PING_TIMEOUT_MS;
       try {

@@ -1,5 +1,7 @@
 // Schema versions for the SQLite store, recorded in PRAGMA user_version.
 import type { Database } from "better-sqlite3";
+import { GENERATED_MIGRATIONS } from "../migrations/index.ts";
+import type { GeneratedMigration } from "../migrations/migration.ts";
 import { type MigrationResult, SchemaTooNewError } from "../store.ts";
 
 const MIGRATIONS: readonly string[] = [
@@ -118,8 +120,16 @@ const MIGRATIONS: readonly string[] = [
 /** The schema version this build migrates a SQLite file to. */
 export const SQLITE_SCHEMA_VERSION = MIGRATIONS.length;
 
-/** Migrates to the latest version, or to `upTo` (a test of one migration's upgrade). */
-export function migrateSqlite(db: Database, upTo = MIGRATIONS.length): MigrationResult {
+/**
+ * Migrates to the latest version, or to `upTo` (a test of one migration's upgrade): the
+ * hand-written versions above, then the migrations generated from the document (`generated`,
+ * recorded by id; only once every hand-written one has run).
+ */
+export function migrateSqlite(
+  db: Database,
+  upTo = MIGRATIONS.length,
+  generated: readonly GeneratedMigration[] = GENERATED_MIGRATIONS,
+): MigrationResult {
   // BEGIN IMMEDIATE takes the write lock first, so processes starting together migrate once.
   return db
     .transaction((): MigrationResult => {
@@ -132,7 +142,32 @@ export function migrateSqlite(db: Database, upTo = MIGRATIONS.length): Migration
         db.exec(sql);
         db.pragma(`user_version = ${index + 1}`);
       }
-      return { from: current, to: Math.max(current, upTo) };
+      const applied = upTo < MIGRATIONS.length ? [] : migrateGenerated(db, generated);
+      return { from: current, to: Math.max(current, upTo), generated: applied };
     })
     .immediate();
+}
+
+/** The generated migrations not recorded yet, applied in order; their ids. */
+function migrateGenerated(db: Database, generated: readonly GeneratedMigration[]): string[] {
+  db.exec(
+    "CREATE TABLE IF NOT EXISTS plantstore_generated_migrations (id TEXT PRIMARY KEY) STRICT",
+  );
+  const recorded = db
+    .prepare<[], string>("SELECT id FROM plantstore_generated_migrations")
+    .pluck()
+    .all();
+  const unknown = recorded.find((id) => !generated.some((migration) => migration.id === id));
+  if (unknown !== undefined) throw new SchemaTooNewError(unknown, generated.at(-1)?.id ?? "none");
+  const record = db.prepare<[string]>(
+    "INSERT INTO plantstore_generated_migrations (id) VALUES (?)",
+  );
+  const applied: string[] = [];
+  for (const migration of generated) {
+    if (recorded.includes(migration.id)) continue;
+    for (const statement of migration.sqlite) db.exec(statement);
+    record.run(migration.id);
+    applied.push(migration.id);
+  }
+  return applied;
 }

@@ -1,14 +1,17 @@
-// The store on an SQLite file (better-sqlite3): a repository per resource (sqlite-plants.ts,
-// sqlite-tokens.ts, sqlite-webhooks.ts) over one database. Writes go to a thread that
+// The store on an SQLite file (better-sqlite3): a repository per resource (rows.ts for every
+// declared table, tokens.ts, webhooks.ts) over one database. Writes go to a thread that
 // owns the write connection and commits them in batches (group commit: the write path of
-// writes.ts, the thread of sqlite-writer.ts). Every read uses this thread's connection
+// writes.ts, the thread of writer.ts). Every read uses this thread's connection
 // (WAL: a read sees the last commit and never waits for a write). Several processes may share
 // the file (WAL, busy timeout).
+
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
-import { newWebhookSecret } from "../../webhooks/signature.ts";
 import { createFaultLatch } from "../fault-latch.ts";
+import { GENERATED_MIGRATIONS } from "../migrations/index.ts";
+import type { GeneratedMigration } from "../migrations/migration.ts";
+import { resources } from "../rows.ts";
 import {
   type MigrationResult,
   type Store,
@@ -21,13 +24,16 @@ import { configureConnection } from "./connection.ts";
 import { sqliteStoreError } from "./errors.ts";
 import { assertSameFile, fileIdentity } from "./file.ts";
 import { migrateSqlite } from "./migrations.ts";
-import { sqlitePlantStore } from "./plants.ts";
+import { sqliteRowReads } from "./rows.ts";
 import { createSqliteTokenStore } from "./tokens.ts";
 import { sqliteWebhookReads } from "./webhooks.ts";
 import { createSqliteWriter } from "./writer.ts";
 
 /** Opens (creating if need be) and migrates the file, with the settings every write needs. */
-export function openSqliteDatabase(path: string): {
+export function openSqliteDatabase(
+  path: string,
+  migrations: readonly GeneratedMigration[] = GENERATED_MIGRATIONS,
+): {
   db: Database.Database;
   schema: MigrationResult;
   /** The file opened (file.ts), taken just after opening it. */
@@ -41,7 +47,7 @@ export function openSqliteDatabase(path: string): {
     // disk before create() resolves.
     db.pragma("journal_mode = WAL");
     configureConnection(db);
-    return { db, schema: migrateSqlite(db), identity };
+    return { db, schema: migrateSqlite(db, undefined, migrations), identity };
   } catch (error) {
     db.close();
     throw error;
@@ -52,9 +58,10 @@ export function openSqliteDatabase(path: string): {
 // enough that a batch commits in a few milliseconds.
 const MAX_BATCH = 512;
 
-export function openSqliteStore(path: string, options: StoreOptions = {}): Store {
-  const { db, schema, identity } = openSqliteDatabase(path);
-  const writer = createSqliteWriter({ path, fileIdentity: identity });
+export function openSqliteStore(path: string, options: StoreOptions): Store {
+  const { data } = options;
+  const { db, schema, identity } = openSqliteDatabase(path, options.migrations);
+  const writer = createSqliteWriter({ path, fileIdentity: identity, data });
   const faults = createFaultLatch();
   const writes = createWritePath({
     // Watched per batch, not per write: every write of a batch shares its commit's outcome.
@@ -65,6 +72,7 @@ export function openSqliteStore(path: string, options: StoreOptions = {}): Store
     // cost about 4.5% more CPU (BENCHMARKS.md, "Group commit").
     maxInFlight: 1,
     maxBatch: MAX_BATCH,
+    tables: data.tables,
   });
 
   // The write path's own function, handed on as it is (it uses no `this`).
@@ -72,14 +80,9 @@ export function openSqliteStore(path: string, options: StoreOptions = {}): Store
   const probe = db.prepare("SELECT count(*) FROM sqlite_schema");
 
   return {
-    plants: sqlitePlantStore(db, run, asStoreErrors),
+    resources: resources(data.tables, run, (table) => sqliteRowReads(db, table, asStoreErrors)),
     tokens: createSqliteTokenStore(db, asStoreErrors),
-    webhooks: webhookStore(
-      run,
-      newWebhookSecret,
-      sqliteWebhookReads(db, asStoreErrors),
-      options.clock,
-    ),
+    webhooks: webhookStore(run, sqliteWebhookReads(db, asStoreErrors), options.clock),
     async ping() {
       try {
         probe.get();

@@ -1,6 +1,7 @@
 // Messages between the SQLite store (main thread) and the thread that owns its write
 // connection (writer-thread.ts). A batch is a list of named writes (src/store/writes.ts),
 // applied in order in one transaction; the answer holds one result per write.
+import type { DataDeclaration } from "../tables.ts";
 import type { Write } from "../writes.ts";
 
 export type ToWriter =
@@ -18,6 +19,8 @@ export type FromWriter =
 
 export interface WriterData {
   path: string;
+  /** The document's tables and events: the thread prepares each table's writes once. */
+  data: DataDeclaration;
   /** The file the main thread opened (file.ts); writes stop if the path names another. */
   fileIdentity: string;
 }

@@ -4,7 +4,7 @@
 // they would one after the other. What a write does is its entry in writes.ts.
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
-import { eventsOf } from "../outbox.ts";
+import { outbox } from "../outbox.ts";
 import { VIOLATED, type Violated, type Write } from "../writes.ts";
 import { configureWriterConnection } from "./connection.ts";
 import { fileIdentity } from "./file.ts";
@@ -18,7 +18,7 @@ import { recordSqliteEvents, sqliteWrites } from "./writes.ts";
 
 const port = parentPort;
 if (port === null) throw new Error("writer-thread.ts runs only as a worker thread");
-const { path, fileIdentity: opened } = workerData as WriterData;
+const { path, fileIdentity: opened, data } = workerData as WriterData;
 const send = (message: FromWriter) => port.postMessage(message);
 
 const codeOf = (error: unknown): string | undefined => {
@@ -62,9 +62,8 @@ function open(): Connection {
   try {
     // The main thread created and migrated the file in WAL mode; the rest is per connection.
     configureWriterConnection(db);
-    const run = Object.fromEntries(
-      Object.entries(sqliteWrites).map(([name, prepare]) => [name, prepare(db)]),
-    ) as Record<string, (args: unknown) => unknown>;
+    const run = sqliteWrites(db, data) as unknown as Record<string, (args: unknown) => unknown>;
+    const eventsOf = outbox(data);
     const record = recordSqliteEvents(db);
     const applyOne = (submitted: Write): unknown => {
       const write = run[submitted.name];

@@ -1,0 +1,116 @@
+// What the document declares of the data (src/openapi/data.ts), and the declarations refused
+// because the store would lose or could not keep what the API accepts.
+import { describe, expect, it } from "vitest";
+import { dereference } from "../../src/openapi/backend.ts";
+import { apiData, DataDeclarationError } from "../../src/openapi/data.ts";
+import { FIXTURE_DATA, fixtureDocument } from "../helpers/declared.ts";
+
+type Loose = Record<string, Record<string, Record<string, Record<string, unknown>>>>;
+
+/** The fixture with one change made to it, as its data. */
+async function declared(change: (document: Loose) => void) {
+  const document = fixtureDocument();
+  change(document as unknown as Loose);
+  return apiData(await dereference(document));
+}
+
+const thing = (document: Loose) =>
+  document["components"]?.["schemas"]?.["Thing"] as Loose[string][string];
+const properties = (document: Loose) =>
+  thing(document)["properties"] as Record<string, Record<string, unknown>>;
+
+describe("the data a document declares", () => {
+  it("when read, then each table has its key, noun and a column per member in order, with kinds, nullability and int64 places in JSON", () => {
+    const things = FIXTURE_DATA.tables.find((table) => table.name === "things");
+    expect(things?.key).toBe("code");
+    expect(things?.noun).toBe("thing");
+    expect(
+      things?.columns.map((c) => [c.member, c.name, c.kind, c.nullable, c.nullIsValue]),
+    ).toEqual([
+      ["code", "code", "string", false, false],
+      ["count", "count", "int32", false, false],
+      ["ratio", "ratio", "number", true, false],
+      ["active", "active", "boolean", false, false],
+      ["kind", "kind", "string", false, false],
+      ["details", "details", "json", true, false],
+      ["labels", "labels", "json", true, true],
+      ["parentId", "parent_id", "int64", true, false],
+      ["bornAt", "born_at", "string", true, false],
+    ]);
+    expect(things?.columns.find((c) => c.member === "details")?.int64At).toEqual([["size"]]);
+    expect(FIXTURE_DATA.events).toEqual([
+      { type: "thingChanged", table: "things", on: "update", members: ["code", "count"] },
+    ]);
+    expect(FIXTURE_DATA.operations.find((op) => op.action === "list")?.filters).toEqual([
+      "kind",
+      "parentId",
+      "active",
+    ]);
+  });
+
+  it.each([
+    [
+      "a create body member the table does not store",
+      (d: Loose) => {
+        const body = d["paths"]?.["/things"]?.["post"] as Record<string, unknown>;
+        body["requestBody"] = {
+          content: {
+            "application/json": {
+              schema: {
+                type: "object",
+                required: ["code"],
+                properties: { code: { type: "string" }, colour: { type: "string" } },
+              },
+            },
+          },
+        };
+      },
+      /createThing's request body has the member colour, which the table things does not store/,
+    ],
+    [
+      "an optional nullable member",
+      (d: Loose) => {
+        properties(d)["ratio"] = { type: ["number", "null"] };
+      },
+      /Thing\.ratio is optional and nullable/,
+    ],
+    [
+      "an integer without a format",
+      (d: Loose) => {
+        properties(d)["count"] = { type: "integer" };
+      },
+      /Thing\.count is an integer without a format/,
+    ],
+    [
+      "a reference to no declared table",
+      (d: Loose) => {
+        (properties(d)["parentId"] as Record<string, unknown>)["x-references"] = "owners";
+      },
+      /x-references names owners, which must be a declared table/,
+    ],
+    [
+      "a filter that names no member",
+      (d: Loose) => {
+        const list = d["paths"]?.["/things"]?.["get"] as { parameters: unknown[] };
+        list.parameters.push({ name: "colour", in: "query", schema: { type: "string" } });
+      },
+      /the query parameter colour names no member of things/,
+    ],
+    [
+      "an update that changes the key",
+      (d: Loose) => {
+        const patch = d["components"]?.["schemas"]?.["ThingPatch"] as {
+          properties: Record<string, unknown>;
+        };
+        patch.properties["code"] = { type: "string" };
+      },
+      /an update cannot change the key code/,
+    ],
+  ])(
+    "when the document has %s, then it is refused with a sentence",
+    async (_what, change, sentence) => {
+      await expect(declared(change)).rejects.toThrow(DataDeclarationError);
+      await expect(declared(change)).rejects.toThrow(sentence);
+    },
+  );
+});
