@@ -5,8 +5,9 @@
 // so the difference is shown, not claimed.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
 import createFetchClient from "openapi-fetch";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { issueToken } from "../../src/auth/issue-token.ts";
 import { createClient, PlantStoreError } from "../../src/client/index.ts";
 import { INT64_MAX, INT64_MIN } from "../../src/http/int64.ts";
@@ -182,16 +183,39 @@ describe("retries", () => {
   });
 
   it("when a create meets a 503 with Retry-After, then it is sent again after that wait and succeeds", async () => {
-    const client = createClient({ baseUrl: frontUrl, token: TOKEN });
+    // Each answer arrives whole, so that once one is counted the client has decided its wait.
+    const sent: string[] = [];
+    const answers: number[] = [];
+    const client = createClient({
+      baseUrl: frontUrl,
+      token: TOKEN,
+      fetch: async (input, init) => {
+        sent.push(init?.method ?? "GET");
+        const response = await fetch(input, init);
+        const whole = new Response(await response.arrayBuffer(), response);
+        answers.push(response.status);
+        return whole;
+      },
+    });
     const id = uniqueId();
     refuse = 1;
     seen.length = 0;
-    const started = Date.now();
-    expect(await client.createPlant({ body: { id, name: "after a 503" } })).toEqual({
-      name: "after a 503",
-    });
+    // The client's wait is on the test's clock: nothing is sent again until it has run.
+    vi.useFakeTimers({ toFake: ["setTimeout"] });
+    try {
+      const creating = client.createPlant({ body: { id, name: "after a 503" } });
+      // Polled on a real timer: vi.waitUntil would move the faked clock on.
+      while (answers.length < 1) await sleep(10);
+      await vi.advanceTimersByTimeAsync(999);
+      expect(sent).toEqual(["POST"]);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(sent).toEqual(["POST", "POST"]);
+      expect(await creating).toEqual({ name: "after a 503" });
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(answers).toEqual([503, 200]);
     expect(seen).toEqual(["POST /plants", "POST /plants"]);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
     expect(await db.store.resources.plants.get(id)).toEqual({ id, name: "after a 503" });
   });
 

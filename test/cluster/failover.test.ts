@@ -26,6 +26,7 @@ import {
   tally,
   wrongAnswers,
 } from "../helpers/mixed-load.ts";
+import { markRan } from "../helpers/ran-marker.ts";
 import { killLeftoverServers, type ServerProcess, startServer } from "../helpers/server-process.ts";
 import { skipClusterSuite } from "../helpers/system.ts";
 import { startTcpProxy, type TcpProxy } from "../helpers/tcp-proxy.ts";
@@ -63,6 +64,7 @@ describe.skipIf(skip)("failover under load", () => {
   };
 
   beforeAll(async () => {
+    markRan();
     dropLeftoverClusters();
     primary = await createPrimary();
     await primary.query(`CREATE DATABASE ${DATABASE}`);

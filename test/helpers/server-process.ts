@@ -3,18 +3,18 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
-import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, expect } from "vitest";
 import { startNodeArguments } from "../../scripts/start-command.ts";
 import { openSqliteStore } from "../../src/store/sqlite/store.ts";
 import type { Store } from "../../src/store/store.ts";
 import { TOKEN } from "./app.ts";
+import { REPO_ROOT } from "./repo-root.ts";
 import { DATA } from "./stores.ts";
 
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+export { REPO_ROOT };
 
 const LISTENING = "Server listening at ";
 const DEFAULT_START_TIMEOUT_MS = 20_000;

@@ -143,7 +143,7 @@ describe.runIf(hasBrowser)("/docs in a real browser", () => {
     } finally {
       await context.close();
     }
-    markRan("browser");
+    markRan();
   }, 90_000);
 
   it("when the API's description is read on /docs and on npm run docs:build's page, then it shows the whole id range, as a paragraph, and the limits this server keeps", async () => {

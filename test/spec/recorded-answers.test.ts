@@ -9,8 +9,9 @@
 //
 // Each line carries its probe's key (what it sends), and the probes the recording has are sent
 // first, in its order: so an operation added to the document leaves every recorded answer as it
-// was, and its own probes, sent after them, are checked against the document until a recording
-// adds them at the end of the file.
+// was, and its own probes, sent after them, fail the run until a recording adds them at the end
+// of the file. An answer the document does not describe fails it, recording or not; and under
+// CI (`CI` set) a recording is refused, so that no run there can rewrite what it checks.
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -43,6 +44,9 @@ import { sqliteEngine } from "../helpers/stores.ts";
 
 const RECORDING = new URL("./recorded-answers.jsonl", import.meta.url);
 const RECORD = process.env["RECORD_ANSWERS"] === "1";
+const UNDER_CI = !["", "0", "false"].includes(process.env["CI"] ?? "");
+const HOW_TO_RECORD =
+  "record with `RECORD_ANSWERS=1 npx vitest run test/spec/recorded-answers.test.ts` and review the diff of test/spec/recorded-answers.jsonl";
 const SEED = 20_260_107;
 
 const ALLOWED_ORIGIN = "https://allowed.example";
@@ -73,7 +77,7 @@ interface Recorded {
   what: string;
   /** What the probe sends (probeKeys), to find its answer whatever else is probed. */
   key: string;
-  /** Why test/helpers/contract.ts finds the answer undocumented, if it does. */
+  /** Why test/helpers/contract.ts finds the answer undocumented, if it does (a failure). */
   undocumented?: string;
   status: number;
   headers: Record<string, unknown>;
@@ -595,7 +599,7 @@ describe("the answers to every probe, against those recorded", () => {
     try {
       res = await test.app.inject(options);
     } catch (error) {
-      // An answer the document does not describe is recorded as it is, with why.
+      // An answer the document does not describe is kept as it is, with why, and fails the run.
       const { response, message } = error as Error & { response?: LightMyRequestResponse };
       if (response === undefined) throw error;
       res = response;
@@ -616,7 +620,12 @@ describe("the answers to every probe, against those recorded", () => {
       : { ...probe, headers: { ...probe.headers, authorization: kind } };
   };
 
-  it("when every probe is sent in order, then each answer is the one recorded", async () => {
+  it("when every probe is sent in order, then each answer is documented and is the one recorded", async () => {
+    if (RECORD && UNDER_CI) {
+      expect.fail(
+        "RECORD_ANSWERS=1 is refused under CI: a run there checks the recording, never rewrites it",
+      );
+    }
     const all = [...probes(credentials), plainProbe("GET", "/plants?limit=1000")];
     const scrape = plainProbe("GET", "/metrics");
     all.push(scrape);
@@ -642,8 +651,21 @@ describe("the answers to every probe, against those recorded", () => {
     }
     if (RECORD) {
       writeFileSync(RECORDING, answers.map((one) => `${JSON.stringify(one)}\n`).join(""));
-      return;
     }
+    const undocumented = answers.flatMap((one) =>
+      one.undocumented === undefined ? [] : [`${one.what}: ${one.undocumented}`],
+    );
+    expect(
+      undocumented.length,
+      `${undocumented.length} answers the document does not describe; the first 5:\n${undocumented.slice(0, 5).join("\n")}`,
+    ).toBe(0);
+    if (RECORD) return;
+    const recordedKeys = new Set(expected.map((line) => line.key));
+    const unrecorded = answers.filter((one) => !recordedKeys.has(one.key)).map((one) => one.what);
+    expect(
+      unrecorded.length,
+      `${unrecorded.length} probes have no recorded answer (${HOW_TO_RECORD}); the first 5:\n${unrecorded.slice(0, 5).join("\n")}`,
+    ).toBe(0);
     const got = new Map(answers.map((one) => [one.key, one]));
     const differences = expected.flatMap((want, n) => {
       const one = got.get(want.key);
@@ -656,7 +678,7 @@ describe("the answers to every probe, against those recorded", () => {
     });
     expect(
       differences.length,
-      `${differences.length} of ${expected.length} recorded answers differ; the first 5:\n${differences.slice(0, 5).join("\n")}`,
+      `${differences.length} of ${expected.length} recorded answers differ (a deliberate change: ${HOW_TO_RECORD}); the first 5:\n${differences.slice(0, 5).join("\n")}`,
     ).toBe(0);
   });
 });

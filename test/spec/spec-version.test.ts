@@ -6,7 +6,7 @@ import { parse } from "yaml";
 import { documentPath } from "../../src/openapi/document.ts";
 import { changelogPath, renderApiChangelog } from "../../src/spec-diff/api-changelog.ts";
 import { diffDocuments } from "../../src/spec-diff/diff.ts";
-import { readReleases } from "../../src/spec-diff/releases.ts";
+import { type Release, readReleases } from "../../src/spec-diff/releases.ts";
 import { versionProblem } from "../../src/spec-diff/semver.ts";
 
 type Doc = {
@@ -53,17 +53,50 @@ describe("info.version against the last released document", () => {
 
   it("when the released documents are read in order, then each raised its version as its changes needed", () => {
     expect(releases.length).toBeGreaterThan(0);
-    releases.slice(1).forEach((release, index) => {
-      const previous = releases[index];
-      if (previous === undefined) return;
-      expect(
-        versionProblem(
-          previous.version,
-          release.version,
-          diffDocuments(previous.document, release.document),
-        ),
-      ).toBeUndefined();
-    });
+    expect(sequenceProblems(releases)).toEqual([]);
+  });
+});
+
+/** For each release after the first, why its version is not raised as its changes need. */
+function sequenceProblems(sequence: readonly Release[]): string[] {
+  return sequence.slice(1).flatMap((release, index) => {
+    const previous = sequence[index] as Release;
+    const changes = diffDocuments(previous.document, release.document);
+    return versionProblem(previous.version, release.version, changes) ?? [];
+  });
+}
+
+describe("a pair of released documents (test/spec/release-pair/)", () => {
+  const pair = readReleases(new URL("./release-pair/", import.meta.url));
+  const [older, newer] = pair as [Release, Release];
+  const renamed = (release: Release, version: string): Release => {
+    const document = structuredClone(release.document) as Doc;
+    document.info.version = version;
+    return { version, document };
+  };
+
+  it("when the second adds an operation and a member as a minor release, then the sequence passes, and what it changed is named", () => {
+    expect(pair.map((release) => release.version)).toEqual(["1.0.0", "1.1.0"]);
+    expect(sequenceProblems(pair)).toEqual([]);
+    expect(diffDocuments(older.document, newer.document).map((change) => change.sentence)).toEqual([
+      "`getThing` 200: member `tag` added — compatible",
+      "`listThings`: operation added — compatible",
+    ]);
+  });
+
+  it("when the same second document is released as a patch, then the sequence fails naming the minor changes", () => {
+    const [problem] = sequenceProblems([older, renamed(newer, "1.0.1")]);
+    expect(problem).toMatch(/needs a minor release: raise info\.version to 1\.1\.0 or later/);
+    expect(problem).toContain("`listThings`: operation added — compatible (needs a minor release)");
+  });
+
+  it("when the second also removes a response member, then only a major release passes", () => {
+    const breaking = renamed(newer, "1.1.0");
+    delete (breaking.document as Doc).components.schemas["Thing"]?.properties["name"];
+    expect(sequenceProblems([older, breaking])).toEqual([
+      expect.stringMatching(/needs a major release: raise info\.version to 2\.0\.0 or later/),
+    ]);
+    expect(sequenceProblems([older, renamed(breaking, "2.0.0")])).toEqual([]);
   });
 });
 

@@ -148,9 +148,15 @@ describe.each(storeEngines)("writes refused by a rule of the schema ($name)", (e
         expect(outcomes.filter((o) => !["created", "refused"].includes(o.outcome))).toEqual([]);
         expect(outcomes.filter((o) => o.tag === null && o.outcome !== "created")).toEqual([]);
         const created = outcomes.filter((o) => o.outcome === "created");
+        const refused = outcomes.filter((o) => o.outcome === "refused");
         // Parents were deleted while children named them (on PostgreSQL some of the deletes
         // lose to the creates of their wave and are refused in turn).
         expect(deleted.length).toBeGreaterThan(0);
+        // The race happened: each wave's creates were sent before its parent's delete, and
+        // some were still in flight when the delete landed, so met their parent gone.
+        expect(refused.length).toBeGreaterThan(0);
+        // Each refused write named a deleted parent, and no other write was refused.
+        expect(refused.filter((o) => o.tag === null || !deleted.includes(o.tag))).toEqual([]);
         // Not one child stored whose parent was deleted (an orphan, or two answers that
         // contradict: a child created and its parent deleted).
         expect(created.filter((o) => o.tag !== null && deleted.includes(o.tag))).toEqual([]);

@@ -5,6 +5,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { loadDocument } from "../../src/openapi/document.ts";
+import { waitUntilAsync } from "../helpers/auth.ts";
 import { call, register } from "../helpers/server-calls.ts";
 import { killLeftoverServers, type ServerProcess, startServer } from "../helpers/server-process.ts";
 import { storeEngines, type TestStore } from "../helpers/stores.ts";
@@ -90,7 +91,16 @@ describe.each(storeEngines)("webhook delivery: $name", (engine) => {
       10_000,
       () => "second deliveries",
     );
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Delivered is final, and the log holds a delivery of every event recorded: once both of
+    // each endpoint's are delivered, nothing more will be sent (the replay, 409 and 400 made none).
+    await waitUntilAsync(async () => {
+      for (const { id } of [ea, eb]) {
+        const log = await call(server, "GET", `/webhook-endpoints/${id}/deliveries`);
+        const deliveries = log.body as { status: string }[];
+        if (deliveries.length < 2 || deliveries.some((d) => d.status !== "delivered")) return false;
+      }
+      return true;
+    }, "each endpoint's deliveries are recorded as delivered");
     for (const [got, endpoint] of [
       [a, ea],
       [b, eb],
@@ -132,11 +142,6 @@ describe.each(storeEngines)("webhook delivery: $name", (engine) => {
     );
     const ids = new Set(flaky.received.map((r) => r.headers["webhook-id"]));
     expect(ids.size).toBe(1);
-    await eventually(
-      () => true,
-      0,
-      () => "",
-    );
     const logged = async () =>
       (
         (await call(server, "GET", `/webhook-endpoints/${endpoint.id}/deliveries`)).body as {
@@ -144,11 +149,13 @@ describe.each(storeEngines)("webhook delivery: $name", (engine) => {
           attempts: number;
         }[]
       )[0];
-    let last = await logged();
-    for (let tries = 0; last?.status !== "delivered" && tries < 40; tries++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      last = await logged();
-    }
+    await waitUntilAsync(
+      async () => (await logged())?.status === "delivered",
+      "the delivery is recorded as delivered",
+    );
+    const last = await logged();
+    // Delivered is final: the three attempts are all it got.
+    expect(flaky.received).toHaveLength(3);
     expect(last).toMatchObject({ status: "delivered", attempts: 3, lastStatus: 200 });
   });
 
@@ -173,7 +180,7 @@ describe.each(storeEngines)("webhook delivery: $name", (engine) => {
     }
   });
 
-  it("when one receiver never answers and another trickles, then a third still gets its messages promptly", async () => {
+  it("when one receiver never answers and another trickles, then a third still gets all its messages", async () => {
     const silent = await receiver(() => "handled");
     const trickle = await receiver((_n, response) => {
       response.writeHead(200);
@@ -185,7 +192,6 @@ describe.each(storeEngines)("webhook delivery: $name", (engine) => {
     await register(server, silent.url);
     await register(server, trickle.url);
     await register(server, good.url);
-    const started = Date.now();
     for (let n = 0; n < 20; n++) {
       expect(
         (await call(server, "POST", "/plants", { id: 600_000 + n, name: `p${n}` })).status,
@@ -196,7 +202,6 @@ describe.each(storeEngines)("webhook delivery: $name", (engine) => {
       10_000,
       () => `${good.received.length} of 20`,
     );
-    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it("when registered without allowing private receivers, then loopback, localhost and http:// are refused with the reason", async () => {

@@ -1,5 +1,6 @@
 // Webhooks under hostile receivers, on a real server: receivers that accept and never answer
-// hold up no one else, and an endpoint deleted or answering 410 gets nothing more.
+// hold up no one else. The slots' fairness step by step: test/unit/slots.test.ts; an endpoint
+// deleted or answering 410 getting nothing more: test/webhooks/endpoint-gone.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { plantJson, uniqueId } from "../helpers/app.ts";
 import { call, register } from "../helpers/server-calls.ts";
@@ -30,7 +31,7 @@ describe.each(storeEngines)("webhook delivery under hostile receivers: $name", (
     await db?.destroy();
   });
 
-  it("when 50 endpoints that never answer were registered first, then a healthy one still gets every message within seconds", async () => {
+  it("when 50 endpoints that never answer were registered first, then a healthy one still gets every message", async () => {
     // Accepts, reads the request, and never answers.
     const hanging = await startReceiver(() => "handled");
     receivers.push(hanging);
@@ -42,33 +43,12 @@ describe.each(storeEngines)("webhook delivery under hostile receivers: $name", (
     for (const id of ids) {
       expect((await call(server, "POST", "/plants", plantJson(id, "Fair"))).status).toBe(200);
     }
-    // Alone it takes well under a second; before fairness it got none in 30 s.
+    // Before fairness it got none in 30 s; the deadline only ends a hang (the slots' turns are
+    // checked step by step in test/unit/slots.test.ts).
     await eventually(
       () => ids.every((id) => healthy.received.some((r) => r.body.includes(`"id":${id},`))),
       20_000,
       () => `the healthy receiver got ${healthy.received.length} of ${ids.length}`,
     );
-  });
-
-  it("when an endpoint is deleted, then nothing more reaches it once the delete is answered", async () => {
-    const slow = await startReceiver((_n, response) => {
-      setTimeout(() => response.writeHead(200).end(), 200);
-      return "handled";
-    });
-    receivers.push(slow);
-    const { id } = await register(server, slow.url);
-    for (let i = 0; i < 30; i++) {
-      await call(server, "POST", "/plants", plantJson(uniqueId(), "Gone soon"));
-    }
-    await eventually(
-      () => slow.received.length > 0,
-      20_000,
-      () => "nothing arrived",
-    );
-    expect((await call(server, "DELETE", `/webhook-endpoints/${id}`)).status).toBe(204);
-    // Attempts already under way may still arrive (at most the endpoint's concurrency).
-    const atDelete = slow.received.length;
-    await new Promise((resolve) => setTimeout(resolve, 3000));
-    expect(slow.received.length - atDelete).toBeLessThanOrEqual(4);
   });
 });
