@@ -39,3 +39,19 @@ export function replacedOnce(text: string, from: string, to: string): string {
   if (!text.includes(from)) throw new Error(`the page no longer shows ${JSON.stringify(from)}`);
   return text.replace(from, to);
 }
+
+/** A `$ command` of a console block and the lines shown under it. */
+export interface ConsoleStep {
+  command: string;
+  output: string[];
+}
+
+/** Each `$ command` of a console block with its output, comment-only commands left out. */
+export function consoleSteps(block: string): ConsoleStep[] {
+  const steps: ConsoleStep[] = [];
+  for (const part of block.split(/^\$ /m).slice(1)) {
+    const [command = "", ...output] = part.trimEnd().split("\n");
+    if (!command.startsWith("#")) steps.push({ command, output });
+  }
+  return steps;
+}

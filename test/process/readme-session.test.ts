@@ -3,7 +3,7 @@
 // file), its answer compared with the one shown: the status line, every header shown (the
 // page trims the others), and the body exactly.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { firstBlock } from "../helpers/doc-blocks.ts";
+import { consoleSteps, firstBlock } from "../helpers/doc-blocks.ts";
 import { runToExit } from "../helpers/run-process.ts";
 import {
   closeServerFixture,
@@ -14,29 +14,15 @@ import {
 const PAGE_URL = "http://127.0.0.1:8080";
 const PAGE_TOKEN = "s3cret-token-0123456789";
 
-interface Shown {
-  command: string;
-  status: string;
-  headers: string[];
-  body: string;
-}
-
-/** Each `$ command` of a console block (comments left out) with the answer shown under it. */
-function steps(block: string): Shown[] {
-  const shown: Shown[] = [];
-  for (const part of block.split(/^\$ /m).slice(1)) {
-    const [command = "", ...output] = part.trimEnd().split("\n");
-    if (command.startsWith("#")) continue;
-    const blank = output.indexOf("");
-    const head = blank === -1 ? output : output.slice(0, blank);
-    shown.push({
-      command,
-      status: head[0] ?? "",
-      headers: head.slice(1),
-      body: blank === -1 ? "" : output.slice(blank + 1).join("\n"),
-    });
-  }
-  return shown;
+/** The answer shown under a command: status line, the headers shown, and the body. */
+function shownAnswer(output: readonly string[]) {
+  const blank = output.indexOf("");
+  const head = blank === -1 ? output : output.slice(0, blank);
+  return {
+    status: head[0] ?? "",
+    headers: head.slice(1),
+    body: blank === -1 ? "" : output.slice(blank + 1).join("\n"),
+  };
 }
 
 describe("README.md's short session", () => {
@@ -49,9 +35,10 @@ describe("README.md's short session", () => {
   });
 
   it("when each command is run in order, then each answer is the one the page shows", async () => {
-    const session = steps(firstBlock("README.md", "console", "## A short session"));
+    const session = consoleSteps(firstBlock("README.md", "console", "## A short session"));
     expect(session.length).toBeGreaterThanOrEqual(9);
-    for (const { command, status, headers, body } of session) {
+    for (const { command, output } of session) {
+      const { status, headers, body } = shownAnswer(output);
       expect(command).toContain(PAGE_URL);
       const run = await runToExit(
         "bash",
