@@ -778,7 +778,7 @@ export type components = {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The request body is larger than 65536 bytes. */
+        /** @description The request body is larger than 65536 bytes (64 KiB), the most this server takes. */
         PayloadTooLarge: {
             headers: {
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -824,7 +824,10 @@ export type components = {
          *     static token, however the header is spelt) made more requests in the
          *     current minute than the server allows one caller, or this client address
          *     sent more rejected credentials in the current minute than it allows one
-         *     address (both limits are listed in the API's description). Nothing was
+         *     address (then every request of it that needs credentials answers 429 until
+         *     the minute ends). On this server, requests one caller may make in a minute
+         *     to operations that need credentials: {{PLANTSTORE_TOKEN_RATE_LIMIT}}; rejected credentials
+         *     one client address may send in a minute: {{PLANTSTORE_AUTH_FAILURE_LIMIT}}. Nothing was
          *     changed; `Retry-After` says when the minute is over. A
          *     caller's own limit is announced beforehand, on every answer it gets, in
          *     `RateLimit-Policy` and `RateLimit`.
@@ -846,7 +849,7 @@ export type components = {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The request headers are larger than 16 KiB. The connection is closed. */
+        /** @description The request headers are larger than 16 KiB, or have more than 200 lines. The connection is closed. */
         HeadersTooLarge: {
             headers: {
                 [name: string]: unknown;
@@ -1139,7 +1142,7 @@ export interface operations {
              * @description The server cannot take the request now: it is shutting down, it is
              *     overloaded (its event loop lags), its database is unreachable or did not
              *     answer in time, its store cannot write (a full disk, a read-only database,
-             *     an I/O error, the SQLite file deleted or replaced while the server runs),
+             *     an I/O error, its storage removed or replaced while the server runs),
              *     a managed token could not be looked up, or the keys to check a JWT could
              *     not be fetched from the identity provider. The `Retry-After`
              *     header says how many seconds to wait. Nothing was changed by a request
@@ -1381,8 +1384,8 @@ export interface operations {
             /**
              * @description Not ready: the store is unreachable or too slow, it failed to write
              *     for a reason of its own (a full disk, a read-only database, an I/O
-             *     error; until a test write succeeds again), its SQLite file was deleted
-             *     or replaced while the server runs (until it is restarted), the server is
+             *     error; until a test write succeeds again), its storage was removed or
+             *     replaced while the server runs (until it is restarted), the server is
              *     shutting down, or it is overloaded. `Retry-After` says when to ask again.
              */
             503: {

@@ -5,6 +5,7 @@ import { issueToken } from "../auth/issue-token.ts";
 import { documentScopes, loadDocument } from "../openapi/document.ts";
 import type { TokenRecord, TokenStore } from "../store/tokens.ts";
 import { parseDuration } from "./duration.ts";
+import { unknownName } from "./suggest.ts";
 
 export class UsageError extends Error {
   override name = "UsageError";
@@ -47,7 +48,7 @@ export function parseTokensCommand(args: readonly string[]): TokensCommand {
       throw new UsageError(
         command === undefined
           ? "a tokens command is needed"
-          : `unknown tokens command "${command}"`,
+          : unknownName("tokens command", command, ["create", "list", "revoke"]),
       );
   }
 }

@@ -3,6 +3,8 @@
 import { SECRET_OVERLAP_MS } from "../handlers/webhook-answers.ts";
 import type { WebhookEndpoint, WebhookStore } from "../store/webhooks.ts";
 import { checkEndpointUrl } from "../webhooks/endpoint-address.ts";
+import { printable } from "./printable.ts";
+import { unknownName } from "./suggest.ts";
 import { type Output, UsageError } from "./tokens.ts";
 
 interface Settings {
@@ -24,7 +26,9 @@ export const WEBHOOKS_USAGE = `usage:
 
 add prints the endpoint's signing secret on stdout, once; rotate prints the new one (the old
 one keeps signing for 24 hours). list prints a tab-separated table, control characters in any
-field escaped (\n, \u001b, ...); --json prints the endpoints as a JSON array instead.`;
+field escaped (\\n, \\u001b, ...); --json prints the endpoints as a JSON array instead.`;
+
+const WEBHOOKS_COMMANDS = ["add", "list", "remove", "rotate"];
 
 /** Checks the arguments before anything opens the database. */
 export function parseWebhooksCommand(args: readonly string[]): WebhooksCommand {
@@ -62,7 +66,7 @@ export function parseWebhooksCommand(args: readonly string[]): WebhooksCommand {
       throw new UsageError(
         command === undefined
           ? "a webhooks command is needed"
-          : `unknown webhooks command "${command}"`,
+          : unknownName("webhooks command", command, WEBHOOKS_COMMANDS),
       );
   }
 }
@@ -118,19 +122,4 @@ async function list(store: WebhookStore, io: Output, json: boolean): Promise<voi
     ];
     io.out(`${fields.map(printable).join("\t")}\n`);
   }
-}
-
-/**
- * Text as a terminal shows it safely: control and format characters (a newline that would
- * forge a row, an escape sequence, a bidi override) written as escapes. One pass, no patterns
- * that backtrack.
- */
-export function printable(text: string): string {
-  return text.replace(/[\p{Cc}\p{Cf}\u2028\u2029\\]/gu, (c) => {
-    if (c === "\\") return "\\\\";
-    if (c === "\n") return "\\n";
-    if (c === "\t") return "\\t";
-    if (c === "\r") return "\\r";
-    return `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, "0")}`;
-  });
 }

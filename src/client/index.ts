@@ -1,11 +1,11 @@
-// The Plant Store client (`import { createClient } from "plantstore/client"`), built from
+// The Plant Store client (`import { createClient } from "plantstore-client"`), built from
 // generated/plants.ts and so from openapi/plants.yaml: a method per operation, named by its
 // operationId and typed from the document (an operation added to the YAML is a method after
 // `npm run generate`, with no client code written), int64s as bigints in and out (written as
 // exact digits, parsed without rounding, wherever the document puts them), retries of
 // idempotent calls on 503 and network errors honouring Retry-After, and an iterator over every
 // stored plant that follows the list's rel="next" links. It imports nothing from node: (it runs
-// in browsers too); verifyWebhook, for receivers on Node, is `plantstore/client/webhooks`.
+// in browsers too); verifyWebhook, for receivers on Node, is `plantstore-client/webhooks`.
 import type { components, operations } from "../../generated/plants.ts";
 import { operationTable } from "../../generated/plants.ts";
 import { PlantStoreError } from "./errors.ts";
@@ -70,21 +70,23 @@ export type OperationMethods = {
   [Op in OperationId]: (...input: InputArgs<Op>) => Promise<Success<Op>>;
 };
 
+// Each option also takes `undefined` ("as if left out"), so that a caller compiled with
+// exactOptionalPropertyTypes can pass `process.env.TOKEN` and the like as they are.
 export interface ClientOptions {
   /** Where the API is, e.g. https://plants.example.com (the `servers` URL). */
   baseUrl: string;
   /** A bearer token; omitted for the operations that need none. */
-  token?: string;
-  retry?: RetryOptions;
+  token?: string | undefined;
+  retry?: RetryOptions | undefined;
   /** A fetch of your own (tests, proxies); the global one by default. */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /** Each attempt is abandoned after this long (30 s). */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /**
    * An answer longer than this is not read: the call fails (8 MiB, above the largest page the
    * server sends, whose names and tags are bounded to 1 MiB).
    */
-  maxAnswerBytes?: number;
+  maxAnswerBytes?: number | undefined;
 }
 
 /**

@@ -1,7 +1,7 @@
-// `plantstore/client/webhooks`: the receiver's half of Standard Webhooks 1.0 for the new-plant
+// `plantstore-client/webhooks`: the receiver's half of Standard Webhooks 1.0 for the new-plant
 // webhook: checks a delivery's signature and age against the endpoint's secret(s) and reads its
 // body whole, int64s exact where the document's schema puts them. node:crypto does the checking (one HMAC-SHA256, compared in constant
-// time), so this is an entry of its own: `plantstore/client` stays free of node: for browsers.
+// time), so this is an entry of its own: `plantstore-client` stays free of node: for browsers.
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { operations } from "../../generated/plants.ts";
 import { webhookTable } from "../../generated/plants.ts";

@@ -112,7 +112,7 @@ export const SETTINGS = {
     to: "startupTimeoutMs",
     default: "30000",
     meaning: "PostgreSQL: start-up retries an unreachable database for",
-    doc: "PostgreSQL: how long start-up retries an unreachable database (one stderr line per attempt) before exiting 1; `0` tries once",
+    doc: "PostgreSQL: how long start-up retries an unreachable database (one stderr line per attempt) before exiting 1; `0` tries once. A database that does not exist is not retried: start-up exits 1 at once, with the `createdb` command that makes it",
     read: wholeNumber(0, 3_600_000),
   }),
   PLANTSTORE_TOKENS: setting({

@@ -35,7 +35,6 @@ const PAGE = `<!doctype html>
 <link rel="stylesheet" href="docs/swagger-ui.css">
 </head>
 <body>
-<p><a href="changelog.md">API changelog</a>: what changed from one released version to the next.</p>
 <div id="swagger-ui"></div>
 <script src="docs/swagger-ui-bundle.js"></script>
 <script src="docs/init.js"></script>

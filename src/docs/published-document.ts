@@ -45,6 +45,15 @@ export function publishedDocument({ metricsOpen, values }: PublishedOptions): Pu
     if (last?.url === url) return last;
     const document = base.clone();
     document.set("servers", [{ url, description: "This server" }]);
+    // A relative link (the changelog) is one of this server's files: made absolute here, since
+    // a reader resolves it against the document's own address, which a portal's copy has not.
+    const link = document.getIn(["externalDocs", "url"]);
+    if (typeof link === "string" && !URL.canParse(link)) {
+      document.setIn(
+        ["externalDocs", "url"],
+        new URL(link, url.endsWith("/") ? url : `${url}/`).href,
+      );
+    }
     const json = asJsonText(document.toJS());
     const yaml = document.toString();
     last = { url, json, yaml, jsonTag: entityTag(json), yamlTag: entityTag(yaml) };

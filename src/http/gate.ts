@@ -172,14 +172,27 @@ export function targetPath(target: string): string {
 
 /**
  * Why the target is not one to serve, or undefined: a fragment has no place in a request
- * (RFC 9112 §3.2), and userinfo in an http URI is to be treated as an error (RFC 9110 §4.2.4).
+ * (RFC 9112 §3.2), userinfo in an http URI is to be treated as an error (RFC 9110 §4.2.4), and
+ * an absolute-form target names a resource of this server only with http or https.
  */
 export function targetProblem(target: string): string | undefined {
   if (target.includes("#")) return "the request target is not valid: it has a fragment (#)";
-  if (!target.startsWith("/") && authorityOf(target).includes("@")) {
+  if (target.startsWith("/")) return undefined;
+  const scheme = schemeOf(target);
+  if (scheme !== undefined && scheme !== "http" && scheme !== "https") {
+    // Cut: the scheme is the client's text, and this is only to name it.
+    return `the request target is not valid: its scheme ${JSON.stringify(scheme.slice(0, MAX_LOGGED_NAME))} is not http or https`;
+  }
+  if (authorityOf(target).includes("@")) {
     return "the request target is not valid: it has userinfo (user@)";
   }
   return undefined;
+}
+
+/** The scheme of an absolute-form target, lower-cased; undefined for any other form. */
+function schemeOf(target: string): string | undefined {
+  const at = target.indexOf(SCHEME_END);
+  return at === -1 ? undefined : target.slice(0, at).toLowerCase();
 }
 
 /**

@@ -36,6 +36,8 @@ export async function openStore(database: DatabaseConfig, options: OpenOptions):
     try {
       return await openPostgresStore(database, { data });
     } catch (error) {
+      // Unlike a server still starting, a database that was never created does not appear.
+      if (codeOf(error) === "3D000") throw new Error(missingDatabase(database.driverUrl));
       const left = giveUpAt - Date.now();
       if (!(error instanceof StoreUnavailableError) || left <= 0) throw error;
       const pause = Math.min(wait, left);
@@ -43,6 +45,23 @@ export async function openStore(database: DatabaseConfig, options: OpenOptions):
       await sleep(pause);
     }
   }
+}
+
+/** The SQLSTATE of a driver error, or of the one a StoreUnavailableError wraps. */
+function codeOf(error: unknown): unknown {
+  const cause = error instanceof StoreUnavailableError ? error.cause : error;
+  return (cause as { code?: unknown } | null)?.code;
+}
+
+/** `database "plants" does not exist; create it first: createdb -h … plants` */
+function missingDatabase(driverUrl: string): string {
+  const url = new URL(driverUrl);
+  const user = decodeURIComponent(url.username) || "postgres";
+  const name = decodeURIComponent(url.pathname.slice(1)) || user;
+  const quoted = (word: string) =>
+    /^[\w.-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+  const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+  return `database ${JSON.stringify(name)} does not exist; create it first: createdb -h ${quoted(host)} -p ${url.port || "5432"} -U ${quoted(user)} ${quoted(name)}`;
 }
 
 /** The SQLite store with its write thread running, so a file it cannot write stops start-up. */

@@ -3,6 +3,7 @@
 // call "unicast" is refused, so a range it learns later is refused too.
 import { lookup } from "node:dns/promises";
 import ipaddr from "ipaddr.js";
+import { nameOf } from "../config/settings.ts";
 
 const RANGE_NAMES: Readonly<Record<string, string>> = {
   loopback: "a loopback address",
@@ -39,6 +40,11 @@ export function refusedAmong(addresses: readonly string[]): string | undefined {
   return undefined;
 }
 
+// Said with each refusal the setting lifts, so that whoever meets one with a local receiver
+// (from the API or the command line) learns what allows it.
+const allowedOnlyWith = (what: string): string =>
+  `${what} is allowed only with ${nameOf("webhooks.allowPrivate")}=true, for local receivers and tests`;
+
 /**
  * Why a webhook URL is refused at registration, in one sentence; undefined when it is fine.
  * `allowPrivate` (tests, a private network) also allows plain http, and any host: its name is
@@ -56,8 +62,9 @@ export async function checkEndpointUrl(
   }
   const schemes = allowPrivate ? ["https:", "http:"] : ["https:"];
   if (!schemes.includes(parsed.protocol)) {
-    return allowPrivate
-      ? "the webhook URL must use https or http"
+    if (allowPrivate) return "the webhook URL must use https or http";
+    return parsed.protocol === "http:"
+      ? `the webhook URL must use https (${allowedOnlyWith("http")})`
       : "the webhook URL must use https";
   }
   // Credentials in a URL would be shown and logged wherever the URL is.
@@ -76,5 +83,7 @@ export async function checkEndpointUrl(
     return `the webhook URL's host ${host} does not resolve to an address`;
   }
   const refused = refusedAmong(addresses);
-  return refused === undefined ? undefined : `the webhook URL's host ${refused}`;
+  return refused === undefined
+    ? undefined
+    : `the webhook URL's host ${refused} (${allowedOnlyWith("it")})`;
 }

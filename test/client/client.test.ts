@@ -1,4 +1,4 @@
-// The client (`plantstore/client`, src/client/) against a real server on each engine: ids
+// The client (`plantstore-client`, src/client/) against a real server on each engine: ids
 // beyond 2^53 and at the int64 bounds round-trip exactly, errors arrive typed with their
 // Error body, paging follows rel="next", and idempotent calls are retried after a 503. The
 // same round-trip through plain openapi-fetch (ids typed as numbers, JSON.parse) loses the id,

@@ -1,34 +1,80 @@
-// `import { createClient } from "plantstore/client"` in a fresh project next to a running
-// server: the package's `exports` resolve to the built client (npm ci builds it through
-// `prepare`; built again here so the test sees this checkout), its types check under plain
-// `tsc`, and plain `node` round-trips id 9007199254740993 with no code of the consumer's own.
-// `plantstore/client` runs in browsers too: nothing it loads imports a Node built-in; the
-// receiver's verifyWebhook (node:crypto) is `plantstore/client/webhooks`.
-import { readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+// The client as another project uses it: `npm run pack:client`'s tarball installed offline into
+// an empty project with `npm install --ignore-scripts` (test/helpers/consumer-project.ts), a
+// strict TypeScript file using `createClient` and `verifyWebhook` type-checked under a Node
+// configuration (no DOM types: the package's declared @types/node supplies fetch and Headers)
+// and run against a real server, and docs/publishing.md's example checked and run as written.
+// `plantstore-client` runs in browsers too: nothing it loads imports a Node built-in; the
+// receiver's verifyWebhook (node:crypto) is `plantstore-client/webhooks`.
+import { readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire, isBuiltin } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TOKEN } from "../helpers/app.ts";
+import { TOKEN, uniqueId } from "../helpers/app.ts";
 import { makeConsumerProject } from "../helpers/consumer-project.ts";
+import { firstBlock, replacedOnce } from "../helpers/doc-blocks.ts";
 import { runToExit } from "../helpers/run-process.ts";
 import { useRunningServer } from "../helpers/running-server.ts";
 import { REPO_ROOT } from "../helpers/server-process.ts";
 import { sqliteEngine } from "../helpers/stores.ts";
 
-const CONSUMER = `import { createClient } from "plantstore/client";
-const client = createClient({ baseUrl: process.env.URL, token: process.env.TOKEN });
-const id = 9007199254740993n;
-await client.createPlant({ body: { id, name: "from a fresh project" } });
+// Registers a receiver of its own with the server, creates a plant, reads it back, and
+// verifies the signed delivery of it: every call typed by the package.
+const CONSUMER = `import { createServer } from "node:http";
+import { createClient, PlantStoreError } from "plantstore-client";
+import { type NewPlantEvent, verifyWebhook } from "plantstore-client/webhooks";
+
+const { URL: baseUrl, TOKEN: token, ID } = process.env;
+if (baseUrl === undefined || token === undefined || ID === undefined) throw new Error("URL, TOKEN and ID");
+const id: bigint = BigInt(ID);
+const client = createClient({ baseUrl, token });
+
+let secret = "";
+let delivered: (event: NewPlantEvent) => void = () => {};
+const delivery = new Promise<NewPlantEvent>((resolve) => {
+  delivered = resolve;
+});
+const receiver = createServer(async (request, response) => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  delivered(verifyWebhook(Buffer.concat(chunks), request.headers, secret));
+  response.writeHead(204).end();
+});
+await new Promise<void>((done) => receiver.listen(0, "127.0.0.1", done));
+const address = receiver.address();
+if (address === null || typeof address === "string") throw new Error("no port");
+
+const endpoint = await client.createWebhookEndpoint({ body: { url: \`http://127.0.0.1:\${address.port}/\` } });
+secret = endpoint.secret;
+await client.createPlant({ body: { id, name: "from another project" } });
 const plant = await client.getPlant({ path: { id } });
-console.log(JSON.stringify({ id: String(plant.id), exact: plant.id === id, name: plant.name }));
+const event = await delivery;
+const refused = await client.getPlant({ path: { id: id + 1n } }).catch((error: unknown) => error);
+receiver.close();
+console.log(JSON.stringify({
+  read: String(plant.id),
+  readExact: plant.id === id,
+  delivered: String(event.id),
+  deliveredExact: event.id === id,
+  name: event.name,
+  missing: refused instanceof PlantStoreError ? refused.status : "not a PlantStoreError",
+}));
 `;
-const RECEIVER = `import { verifyWebhook, WebhookVerificationError } from "plantstore/client/webhooks";
-try {
-  verifyWebhook("{}", {}, "whsec_AAAA");
-} catch (error) {
-  console.log(error instanceof WebhookVerificationError);
-}
-`;
+
+const TSCONFIG = {
+  compilerOptions: {
+    target: "ES2022",
+    lib: ["ES2023"],
+    module: "NodeNext",
+    moduleResolution: "NodeNext",
+    strict: true,
+    noUncheckedIndexedAccess: true,
+    exactOptionalPropertyTypes: true,
+    outDir: "out",
+  },
+  files: ["consumer.ts", "publishing-example.ts"],
+};
+
+const PAGE_URL = "http://127.0.0.1:8080";
 
 /** Every module a built entry loads, following its relative imports; and its bare ones. */
 function importsOf(entry: string): { files: string[]; bare: string[] } {
@@ -48,67 +94,86 @@ function importsOf(entry: string): { files: string[]; bare: string[] } {
   return { files: [...files], bare: [...bare] };
 }
 
-describe("plantstore/client in a fresh project", () => {
+describe("plantstore-client installed from its tarball into an empty project", () => {
   let project = "";
-  const running = useRunningServer(sqliteEngine);
+  const running = useRunningServer(sqliteEngine, {
+    PLANTSTORE_WEBHOOK_SEND: "true",
+    PLANTSTORE_WEBHOOK_ALLOW_PRIVATE: "true",
+  });
   beforeAll(async () => {
     project = await makeConsumerProject("plantstore-consumer-");
-    writeFileSync(join(project, "consumer.mjs"), CONSUMER);
-    writeFileSync(join(project, "receiver.mjs"), RECEIVER);
-    writeFileSync(join(project, "consumer.ts"), CONSUMER.replace("process.env.URL", '"http://x"'));
-    writeFileSync(
-      join(project, "tsconfig.json"),
-      JSON.stringify({
-        compilerOptions: {
-          target: "ES2022",
-          module: "NodeNext",
-          moduleResolution: "NodeNext",
-          strict: true,
-          noEmit: true,
-          types: ["node"],
-          typeRoots: [join(REPO_ROOT, "node_modules", "@types")],
-        },
-        files: ["consumer.ts"],
-      }),
-    );
-  }, 60_000);
+    writeFileSync(join(project, "consumer.ts"), CONSUMER);
+    const example = firstBlock("docs/publishing.md", "ts", "## Calling the API");
+    writeFileSync(join(project, "publishing-example.ts"), example);
+    writeFileSync(join(project, "tsconfig.json"), JSON.stringify(TSCONFIG));
+  }, 180_000);
   afterAll(async () => {
     if (project !== "") rmSync(project, { recursive: true, force: true });
   });
 
-  it("when plantstore/client is resolved, then nothing it loads imports a Node built-in (browsers bundle it)", () => {
-    const require = createRequire(join(project, "consumer.mjs"));
-    const entry = realpathSync(require.resolve("plantstore/client"));
+  const node = (file: string, env: Record<string, string>) =>
+    runToExit("node", [join(project, "out", file)], { env, timeoutMs: 60_000 });
+
+  it("when the package is installed, then it has no install script, declares what its code and types need, and is the file the pages install", () => {
+    const manifest = JSON.parse(
+      readFileSync(join(project, "node_modules", "plantstore-client", "package.json"), "utf8"),
+    ) as { scripts?: unknown; dependencies: Record<string, string> };
+    expect(manifest.scripts).toBeUndefined();
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(["@types/node", "lossless-json"]);
+    // The pages install the very file `npm run pack:client` makes.
+    const [tarball] = readdirSync(join(project, "packages")).filter((f) =>
+      f.startsWith("plantstore-client-"),
+    );
+    expect(tarball).toMatch(/^plantstore-client-\d+\.\d+\.\d+\.tgz$/);
+    expect(readFileSync(join(REPO_ROOT, "docs/publishing.md"), "utf8")).toContain(
+      `npm install ../plantstore/dist/${tarball}`,
+    );
+  });
+
+  it("when plantstore-client is resolved, then nothing it loads imports a Node built-in (browsers bundle it)", () => {
+    const require = createRequire(join(project, "consumer.js"));
+    const entry = realpathSync(require.resolve("plantstore-client"));
     const { files, bare } = importsOf(entry);
     expect(files.length).toBeGreaterThan(1);
     expect(bare.filter((name) => isBuiltin(name))).toEqual([]);
   });
 
-  it("when plantstore/client/webhooks is imported with node, then verifyWebhook refuses an unsigned delivery", async () => {
-    const run = await runToExit("node", [join(project, "receiver.mjs")], { env: {} });
-    expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout.trim()).toBe("true");
-  });
-
-  it("when its types are checked with tsc, then the client's types resolve (ids as bigint)", async () => {
+  it("when a strict TypeScript file using createClient and verifyWebhook, and the publishing page's example, are checked with tsc, then they compile", async () => {
     const tsc = join(REPO_ROOT, "node_modules", ".bin", "tsc");
-    const checked = await runToExit(tsc, ["-p", join(project, "tsconfig.json")], { env: {} });
-    expect(checked.code, checked.stdout + checked.stderr).toBe(0);
-  });
-
-  it("when run with node against a running server, then id 9007199254740993 round-trips exactly", async () => {
-    const run = await runToExit("node", [join(project, "consumer.mjs")], {
-      env: { URL: running().server.url, TOKEN },
+    const checked = await runToExit(tsc, ["-p", join(project, "tsconfig.json")], {
+      env: {},
+      timeoutMs: 120_000,
     });
+    expect(checked.code, checked.stdout + checked.stderr).toBe(0);
+  }, 120_000);
+
+  it("when the compiled file runs against a real server, then its plant round-trips exactly and its signed delivery verifies", async () => {
+    const id = 9007199254740993n + uniqueId();
+    const run = await node("consumer.js", { URL: running().server.url, TOKEN, ID: String(id) });
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({
-      id: "9007199254740993",
-      exact: true,
-      name: "from a fresh project",
+      read: String(id),
+      readExact: true,
+      delivered: String(id),
+      deliveredExact: true,
+      name: "from another project",
+      missing: 404,
     });
-    expect(await running().db.store.resources.plants.get(9007199254740993n)).toEqual({
-      id: 9007199254740993n,
-      name: "from a fresh project",
+    expect(await running().db.store.resources.plants.get(id)).toEqual({
+      id,
+      name: "from another project",
     });
-  });
+  }, 60_000);
+
+  it("when docs/publishing.md's example runs against a real server, then it creates, reads, lists and deletes its plant", async () => {
+    const source = readFileSync(join(project, "out", "publishing-example.js"), "utf8");
+    writeFileSync(
+      join(project, "out", "publishing-example.js"),
+      replacedOnce(source, `"${PAGE_URL}"`, JSON.stringify(running().server.url)),
+    );
+    const run = await node("publishing-example.js", { TOKEN });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("9007199254740993n Monstera");
+    expect(await running().db.store.resources.plants.get(9007199254740993n)).toBeUndefined();
+  }, 60_000);
 });

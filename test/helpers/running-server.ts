@@ -9,11 +9,15 @@ export interface RunningServer {
   server: ServerProcess;
 }
 
-export function useRunningServer(engine: StoreEngine): () => RunningServer {
+/** `env`: settings of the server's own (webhook delivery, say), beside the tests' defaults. */
+export function useRunningServer(
+  engine: StoreEngine,
+  env: Readonly<Record<string, string>> = {},
+): () => RunningServer {
   let running: RunningServer | undefined;
   beforeAll(async () => {
     const db = await engine.create();
-    running = { db, server: await startServer({ databaseUrl: db.url }) };
+    running = { db, server: await startServer({ databaseUrl: db.url, env }) };
   });
   afterAll(async () => {
     await running?.server.stop();

@@ -1,5 +1,6 @@
 // Start-up while PostgreSQL cannot be reached: the server retries, saying so on stderr, until
 // DATABASE_STARTUP_TIMEOUT_MS; then it gives up with one clear line, or serves once it can.
+// A database that does not exist is not waited for.
 import { afterEach, describe, expect, test } from "vitest";
 import { plantJson, uniqueId } from "../helpers/app.ts";
 import { waitUntil } from "../helpers/load.ts";
@@ -46,6 +47,27 @@ describe("start-up with the database unreachable until the deadline", () => {
       /^plantstore: cannot reach the database at postgres:\/\/\S+ within 1\.5 s \(DATABASE_STARTUP_TIMEOUT_MS\): .+$/,
     );
     expect(stderr).not.toContain("s3cret-pw");
+    expect(stdout).not.toContain("Server listening");
+  });
+});
+
+describe.skipIf(TEST_DATABASE_URL === undefined)("start-up on a missing database", () => {
+  test("when DATABASE_URL names a database the server does not have, then start-up exits 1 without retrying, in one line saying how to create it", async () => {
+    const url = new URL(TEST_DATABASE_URL ?? "");
+    const name = `plantstore_missing_${uniqueId()}`;
+    url.pathname = `/${name}`;
+
+    // A deadline the process would wait out if it retried (and the helper's timeout end it).
+    const { code, stdout, stderr } = await runServerToExit({
+      DATABASE_URL: url.toString(),
+      DATABASE_STARTUP_TIMEOUT_MS: "600000",
+    });
+
+    expect(code, stderr).toBe(1);
+    const user = decodeURIComponent(url.username) || "postgres";
+    expect(linesOf(stderr)).toEqual([
+      `plantstore: cannot open the database at ${url.toString()}: database "${name}" does not exist; create it first: createdb -h ${url.hostname} -p ${url.port || "5432"} -U ${user} ${name}`,
+    ]);
     expect(stdout).not.toContain("Server listening");
   });
 });

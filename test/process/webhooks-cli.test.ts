@@ -53,10 +53,14 @@ describe.each(storeEngines)("webhook endpoints from the command line ($name)", (
     expect(again.stderr).toContain(`no webhook endpoint ${id}`);
   });
 
-  it("when the URL is on a loopback address, then add refuses it with the reason", async () => {
+  it("when the URL is on a loopback address, then add refuses it with the reason and the setting that allows it", async () => {
     const refused = await runCli(db.url, ["webhooks", "add", "https://127.0.0.1/hook"]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain("loopback");
+    expect(refused.stderr).toBe(
+      "plantstore: the webhook URL's host resolves to 127.0.0.1, a loopback address (it is allowed only with PLANTSTORE_WEBHOOK_ALLOW_PRIVATE=true, for local receivers and tests)\n",
+    );
+    const { endpoints } = await db.store.webhooks.listEndpoints({ after: undefined, limit: 100 });
+    expect(endpoints.filter((e) => e.url === "https://127.0.0.1/hook")).toEqual([]);
   });
 
   it("when a description holds a newline and an escape sequence, then list escapes them and forges no row; --json gives the values as they are", async () => {

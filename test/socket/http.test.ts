@@ -438,6 +438,34 @@ describe.each([1, 2])("with %i server process(es) serving", (workers) => {
       });
     });
 
+    test.each(["ftp", "FILE", "ws"])(
+      "when the target is in absolute form with the scheme %s, then the answer is 400 naming the scheme and nothing is stored",
+      async (scheme) => {
+        const id = uniqueId();
+        const answer = await rawRequest(server.url, [
+          rawWithBody(`POST ${scheme}://${host()}/plants HTTP/1.1`, plantJson(id, "not http"), [
+            `Host: ${host()}`,
+          ]),
+        ]);
+
+        expect(expectErrorAnswer(answer, 400).message).toBe(
+          `the request target is not valid: its scheme "${scheme.toLowerCase()}" is not http or https`,
+        );
+        expect(await stored.resources.plants.get(id)).toBeUndefined();
+      },
+    );
+
+    test("when GET ftp://x/plants/5 arrives without a token, then the answer is 400 naming the scheme, not 405", async () => {
+      const answer = await rawRequest(server.url, [
+        `GET ftp://x/plants/5 HTTP/1.1\r\nHost: ${host()}\r\nConnection: close\r\n\r\n`,
+      ]);
+
+      expect(expectErrorAnswer(answer, 400).message).toBe(
+        'the request target is not valid: its scheme "ftp" is not http or https',
+      );
+      expect(answer.headers["allow"]).toBeUndefined();
+    });
+
     test("when the target is in absolute form with an unknown path, then the answer is 404 with the Error body and nothing is stored", async () => {
       const id = uniqueId();
       const answer = await rawRequest(server.url, [

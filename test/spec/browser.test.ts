@@ -119,7 +119,11 @@ describe.runIf(hasBrowser)("/docs in a real browser", () => {
         await block.locator(".opblock-summary").click();
         await block.getByRole("button", { name: "Try it out" }).click();
         for (const [parameter, value] of Object.entries(parameters)) {
-          await block.locator(`tr[data-param-name="${parameter}"] input`).fill(value);
+          const input = block.locator(`tr[data-param-name="${parameter}"] input`);
+          // Not prefilled with an example kept for the tests (after=10001: an empty page).
+          expect(await input.inputValue(), parameter).toBe(parameter === "limit" ? "100" : "");
+          expect(await block.locator(`tr[data-param-name="${parameter}"] select`).count()).toBe(0);
+          await input.fill(value);
         }
         await block.getByRole("button", { name: "Execute" }).click();
         const answers = block.locator(".live-responses-table");
@@ -146,7 +150,7 @@ describe.runIf(hasBrowser)("/docs in a real browser", () => {
     markRan();
   }, 90_000);
 
-  it("when the API's description is read on /docs and on npm run docs:build's page, then it shows the whole id range, as a paragraph, and the limits this server keeps", async () => {
+  it("when the API's description is read on /docs and on npm run docs:build's page, then it opens with the API, shows the whole id range as a paragraph, then the limits this server keeps", async () => {
     const built = await runToExit("npm", ["run", "docs:build"], { env: {}, timeoutMs: 60_000 });
     expect(built.code, built.stderr).toBe(0);
     const context = await launch();
@@ -167,12 +171,31 @@ describe.runIf(hasBrowser)("/docs in a real browser", () => {
         expect(text).toContain(
           "from -9223372036854775808 up to and including 9223372036854775807, and are compared",
         );
-        expect(text).toContain("must arrive within 10 s");
+        expect(text).toContain("an idle keep-alive connection is closed after 72 s");
+        const calling = text.indexOf("Calling it.");
+        expect(calling).toBeGreaterThan(text.indexOf("A store of plants: create a plant"));
+        expect(text.indexOf("Connections and HTTP.")).toBeGreaterThan(calling);
         expect(text).not.toContain("PLANTSTORE_");
         expect(numbered).toBe(0);
       };
       await page.goto(`${fixture.server?.url}/docs`);
       expectReadsRight(await readInfo(".information-container .info", "docs-info.png"));
+      // The first screen: the API and how to call it, before any limit of the server.
+      const viewport = page.viewportSize()?.height ?? 0;
+      const top = async (text: string) =>
+        (await page.getByText(text, { exact: true }).first().boundingBox())?.y ?? Infinity;
+      expect(await top("Calling it.")).toBeLessThan(viewport);
+      expect(await top("Calling it.")).toBeLessThan(await top("Connections and HTTP."));
+      // The changelog, linked in Swagger UI's own style, from this server.
+      const changelog = page.locator(".information-container a.info__extdocs");
+      expect(await changelog.textContent()).toBe(
+        "API changelog: what changed from one released version to the next",
+      );
+      const href = (await changelog.getAttribute("href")) ?? "";
+      expect(href).toBe(`${fixture.server?.url}/changelog.md`);
+      const answer = await fetch(href);
+      expect(answer.status).toBe(200);
+      expect(await answer.text()).toMatch(/^# /);
       await page.goto(pathToFileURL(join(REPO_ROOT, "dist/docs/index.html")).href);
       // Redocly's page: the introduction is the section of the document's root.
       expectReadsRight(await readInfo('[data-section-id="/"]', "docs-build-info.png"));

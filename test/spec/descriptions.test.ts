@@ -10,6 +10,21 @@ import { publishedDocument } from "../../src/docs/published-document.ts";
 
 const markdown = new MarkdownIt("commonmark");
 
+/**
+ * Words for whoever runs the server, not for the API's readers: its commands, its storage
+ * engines, its settings. A reader of the published page can act on none of them.
+ */
+const OPERATOR_WORDS = [
+  /\bnpm\b/,
+  /\bplantstore (?:tokens|webhooks|conformance)\b/,
+  /\bsqlite\b/i,
+  /\bpostgres(?:ql)?\b/i,
+  /\bpgbouncer\b/i,
+  /\b(?:DATABASE|PLANTSTORE)_[A-Z]/,
+  /\benvironment variable/i,
+  /\bprints? it\b/,
+];
+
 /** Subtrees that hold values, not prose: an example's payload, a schema's default. */
 const VALUE_KEYS = new Set(["value", "example", "default", "enum", "const"]);
 
@@ -19,7 +34,10 @@ function proseOf(node: unknown, where = "#"): [string, string][] {
   const found: [string, string][] = [];
   for (const [key, value] of Object.entries(node)) {
     const at = `${where}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`;
-    if ((key === "description" || key === "summary") && typeof value === "string") {
+    if (
+      (key === "description" || key === "summary" || key === "title") &&
+      typeof value === "string"
+    ) {
       found.push([at, value]);
     } else if (!VALUE_KEYS.has(key)) {
       found.push(...proseOf(value, at));
@@ -141,18 +159,52 @@ describe("the descriptions of the published document, rendered as CommonMark", (
       const leaks = prose.filter(([, text]) => /PLANTSTORE_|\{\{|\}\}/.test(text));
       expect(leaks).toEqual([]);
     });
+
+    it(`when published with ${name}, then no description, summary or title speaks to the server's operators`, async () => {
+      const prose = await proseOfPublished();
+      const found = prose.flatMap(([where, text]) =>
+        OPERATOR_WORDS.filter((word) => word.test(text)).map((word) => `${where}: ${word}`),
+      );
+      expect(found).toEqual([]);
+    });
   }
 
-  it("when published, then the limits in force are the ones stated", async () => {
+  it("when published, then the limits in force are the ones stated, with the answers they concern", async () => {
     const { ops } = loadConfig({
       PLANTSTORE_HEADERS_TIMEOUT_MS: "2500",
       PLANTSTORE_TOKEN_RATE_LIMIT: "0",
+      PLANTSTORE_KEEPALIVE_TIMEOUT_MS: "4000",
     });
-    const { info } = JSON.parse(
+    type Described = { description: string };
+    const { info, components } = JSON.parse(
       (await publishedDocument({ metricsOpen: true, values: ops.published }).at("http://x")).json,
+    ) as { info: Described; components: { responses: Record<string, Described> } };
+    expect(components.responses["RequestTimeout"]?.description).toContain(
+      "headers took longer than 2500 ms",
+    );
+    expect(components.responses["TooManyRequests"]?.description).toContain(
+      "to operations that need credentials: no limit;",
+    );
+    expect(info.description).toContain("an idle keep-alive connection is closed after 4 s;");
+  });
+
+  it("when published, then the API's description opens with what it does and how to call it, the server's limits after", async () => {
+    const { info } = JSON.parse(
+      (
+        await publishedDocument({ metricsOpen: true, values: loadConfig({}).ops.published }).at(
+          "http://x",
+        )
+      ).json,
     ) as { info: { description: string } };
-    expect(info.description).toContain("must arrive within 2500 ms");
-    expect(info.description).toContain("(more answer 429): no limit;");
+    const [opening = ""] = info.description.split("\n\n");
+    expect(opening).toMatch(/^A store of plants: create a plant, read one by its id/);
+    const calling = info.description.indexOf("**Calling it.** ");
+    const limits = info.description.indexOf("**Connections and HTTP.** ");
+    expect(calling).toBeGreaterThan(0);
+    expect(limits).toBeGreaterThan(calling);
+    expect(info.description.slice(0, limits)).not.toMatch(
+      /\d+ (?:s|ms|KiB|bytes)\b|timeout|keep-alive/,
+    );
   });
 
   it.each([

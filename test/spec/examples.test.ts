@@ -168,6 +168,8 @@ describe("the published document", () => {
     const expected = {
       ...source,
       servers: [{ url: server.url, description: "This server" }],
+      // The changelog's relative link, resolved against that address.
+      externalDocs: { ...loadDocument().externalDocs, url: `${server.url}/changelog.md` },
       paths: {
         ...source.paths,
         "/metrics": {
@@ -240,15 +242,17 @@ describe("the published document", () => {
     await server.stop();
   });
 
-  it("when PLANTSTORE_PUBLIC_URL is set, then servers names it and the docs page may call it", async () => {
+  it("when PLANTSTORE_PUBLIC_URL is set, then servers names it, the changelog link is under it, and the docs page may call it", async () => {
     const server = await startServer({
       databasePath: db.path,
       env: { PLANTSTORE_PUBLIC_URL: "https://plants.example.com/api/" },
     });
     const json = await fetchChecked(server.url, "/openapi.json");
-    expect(JSON.parse(json.body).servers).toEqual([
+    const published = JSON.parse(json.body);
+    expect(published.servers).toEqual([
       { url: "https://plants.example.com/api", description: "This server" },
     ]);
+    expect(published.externalDocs.url).toBe("https://plants.example.com/api/changelog.md");
     const page = await fetchChecked(server.url, "/docs");
     expect(page.headers["content-security-policy"]).toContain(
       "connect-src 'self' https://plants.example.com;",
@@ -265,12 +269,7 @@ describe("the published document", () => {
     );
     expect(page.body).not.toMatch(/https?:\/\//);
     const sources = [...page.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
-    expect(sources).toEqual([
-      "docs/swagger-ui.css",
-      "changelog.md",
-      "docs/swagger-ui-bundle.js",
-      "docs/init.js",
-    ]);
+    expect(sources).toEqual(["docs/swagger-ui.css", "docs/swagger-ui-bundle.js", "docs/init.js"]);
     for (const source of sources) {
       const asset = await fetchChecked(server.url, `/${source}`);
       expect(asset.status, source).toBe(200);

@@ -1,26 +1,21 @@
 // docs/webhooks.md's "Receiving webhooks" as a reader uses it: its receiver, run by plain node in a
-// fresh project importing the built `plantstore/client`, takes deliveries from our sender (and
+// fresh project with `plantstore-client` installed from its tarball, takes deliveries from our sender (and
 // refuses a forged one), and its curl recipe signs a delivery the receiver accepts.
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newWebhookSecret } from "../../src/store/webhooks.ts";
 import { closeWebhookConnections, sendWebhookAttempt } from "../../src/webhooks/send.ts";
 import { signatureHeaders } from "../../src/webhooks/signature.ts";
 import { makeConsumerProject } from "../helpers/consumer-project.ts";
+import { firstBlock } from "../helpers/doc-blocks.ts";
 import { markRan } from "../helpers/ran-marker.ts";
 import { runToExit } from "../helpers/run-process.ts";
-import { REPO_ROOT } from "../helpers/server-process.ts";
 
-const PAGE = readFileSync(join(REPO_ROOT, "docs/webhooks.md"), "utf8");
-const SECTION = PAGE.slice(PAGE.indexOf("## Receiving webhooks"));
-
+const SECTION = "## Receiving webhooks";
 /** The first fenced block of `language` in the section. */
-function block(language: string): string {
-  const start = SECTION.indexOf(`\`\`\`${language}\n`) + language.length + 4;
-  return SECTION.slice(start, SECTION.indexOf("```\n", start));
-}
+const block = (language: string): string => firstBlock("docs/webhooks.md", language, SECTION);
 
 describe("the webhook receiver of docs/webhooks.md", () => {
   const secret = newWebhookSecret();
@@ -53,7 +48,7 @@ describe("the webhook receiver of docs/webhooks.md", () => {
       });
     });
     url = `http://127.0.0.1:${port}/`;
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     stop();

@@ -43,9 +43,12 @@ describe("refusedAddress", () => {
   });
 });
 
+const ALLOWED =
+  "allowed only with PLANTSTORE_WEBHOOK_ALLOW_PRIVATE=true, for local receivers and tests";
+
 describe("checkEndpointUrl", () => {
   it.each([
-    ["http://8.8.8.8/hook", "the webhook URL must use https"],
+    ["http://8.8.8.8/hook", `the webhook URL must use https (http is ${ALLOWED})`],
     ["ftp://8.8.8.8/hook", "the webhook URL must use https"],
     [
       "https://user:secret@8.8.8.8/hook",
@@ -54,13 +57,25 @@ describe("checkEndpointUrl", () => {
     ["https://8.8.8.8/hook#part", "the webhook URL must not have a fragment"],
     ["not a url", "the webhook URL is not a valid absolute URL"],
     ["/relative/hook", "the webhook URL is not a valid absolute URL"],
-    ["https://localhost/hook", "the webhook URL's host resolves to 127.0.0.1, a loopback address"],
-    ["https://127.0.0.1/hook", "the webhook URL's host resolves to 127.0.0.1, a loopback address"],
-    ["https://[::1]/hook", "the webhook URL's host resolves to ::1, a loopback address"],
-    ["https://10.0.0.1/hook", "the webhook URL's host resolves to 10.0.0.1, a private address"],
+    [
+      "https://localhost/hook",
+      `the webhook URL's host resolves to 127.0.0.1, a loopback address (it is ${ALLOWED})`,
+    ],
+    [
+      "https://127.0.0.1/hook",
+      `the webhook URL's host resolves to 127.0.0.1, a loopback address (it is ${ALLOWED})`,
+    ],
+    [
+      "https://[::1]/hook",
+      `the webhook URL's host resolves to ::1, a loopback address (it is ${ALLOWED})`,
+    ],
+    [
+      "https://10.0.0.1/hook",
+      `the webhook URL's host resolves to 10.0.0.1, a private address (it is ${ALLOWED})`,
+    ],
     [
       "https://[::ffff:169.254.169.254]/",
-      "the webhook URL's host resolves to ::ffff:a9fe:a9fe, a link-local address",
+      `the webhook URL's host resolves to ::ffff:a9fe:a9fe, a link-local address (it is ${ALLOWED})`,
     ],
   ])("when the URL is %s, then it is refused: %s", async (url, why) => {
     expect(await checkEndpointUrl(url, false)).toBe(why);
