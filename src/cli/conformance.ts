@@ -20,7 +20,7 @@ probes, credentials and scopes, exact int64 ids; every answer against the docume
   --rate N                  requests per second, default ${DEFAULT_OPTIONS.rate}
   --timeout 10s             per request, its answer's body included (s or ms), default ${DEFAULT_OPTIONS.timeoutMs / 1000}s
   --max-time 5m             the whole run, requests in flight cut at it (s, m), default ${DEFAULT_OPTIONS.maxTimeMs / 60_000}m
-  --max-body 4MiB           an answer's body is read up to this size (B, KiB, MiB), default ${DEFAULT_OPTIONS.maxBodyBytes / 1024 / 1024}MiB
+  --max-body 4MiB           an answer's body is read up to this size (B, KiB, MiB; at most 64MiB), default ${DEFAULT_OPTIONS.maxBodyBytes / 1024 / 1024}MiB
   --seed N                  for the probes, default ${DEFAULT_OPTIONS.seed}
   --probes N                probes per operation, default ${DEFAULT_OPTIONS.probesPerOperation}
   --allow-writes            also operations that write (default: read-only operations only);
@@ -69,12 +69,14 @@ function milliseconds(text: string, name: string): number {
 }
 
 const SIZE_UNIT: Readonly<Record<string, number>> = { B: 1, KiB: 1024, MiB: 1024 ** 2 };
+// A body is held whole once read, and parsed: past this a run's memory is the answer's to set.
+const MOST_BODY_BYTES = 64 * 1024 ** 2;
 
 function bytes(text: string, name: string): number {
   const match = /^(\d{1,9})(B|KiB|MiB)?$/.exec(text);
   const size = match === null ? 0 : Number(match[1]) * (SIZE_UNIT[match[2] ?? "B"] ?? 1);
-  if (size < 1 || size > 1024 ** 3) {
-    throw new UsageError(`${name} takes a size up to 1024MiB, e.g. 4MiB, 512KiB or 65536`);
+  if (size < 1 || size > MOST_BODY_BYTES) {
+    throw new UsageError(`${name} takes a size up to 64MiB, e.g. 4MiB, 512KiB or 65536`);
   }
   return size;
 }
