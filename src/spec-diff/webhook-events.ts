@@ -8,12 +8,13 @@
 // - a webhook added with `x-event` is a compatible addition: an endpoint gets it only once it
 //   subscribes;
 // - a webhook removed is breaking for its receivers (oasdiff webhook-removed, ERR);
-// - `x-event` added to, removed from or changed on an existing webhook is breaking: endpoints
-//   subscribe by event type, and who is sent it changes under them.
+// - `x-event` removed from or changed on an existing webhook is breaking: endpoints subscribe
+//   by event type, and who is sent it changes under them; added to one, it is possibly
+//   breaking: an endpoint that does not subscribe to it stops getting it.
 // The message itself is judged as an answer is (its receiver reads it): a member removed from
 // its payload or a type changed there is breaking for receivers (classify.ts).
 import type { Diff } from "api-smart-diff";
-import { ADDITION, BREAKING, change, type Verdict } from "./classify.ts";
+import { ADDITION, BREAKING, change, POSSIBLY, type Verdict } from "./classify.ts";
 
 export const EVENT_EXTENSION = "x-event";
 
@@ -41,9 +42,17 @@ export function webhookAddedOrRemoved(diff: Diff, operation: unknown): Verdict {
 
 /** `x-event` of an existing webhook added, removed or changed. */
 export function eventChanged(diff: Diff): Verdict {
-  return {
-    ...BREAKING,
-    what: `\`${EVENT_EXTENSION}\` ${change(diff)}`,
-    why: "breaking for endpoints subscribed by event type: who is sent it changes",
-  };
+  const what = `\`${EVENT_EXTENSION}\` ${change(diff)}`;
+  const declared = diff.path.at(-1) === EVENT_EXTENSION && diff.action === "add";
+  return declared
+    ? {
+        ...POSSIBLY,
+        what,
+        why: "possibly breaking for receivers whose endpoints do not subscribe to it: they stop getting it",
+      }
+    : {
+        ...BREAKING,
+        what,
+        why: "breaking for endpoints subscribed by event type: who is sent it changes",
+      };
 }

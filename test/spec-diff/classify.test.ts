@@ -1185,6 +1185,29 @@ const edits: Edit[] = [
     sentence: /webhook `newPlantWebhook`: webhook removed — breaking for receivers/,
   },
   {
+    edit: "x-event declared on an existing webhook",
+    rule: "project x-event",
+    choice: "an endpoint that does not subscribe to the event stops getting it",
+    after: (d) => {
+      obj(d, HOOK)["x-event"] = { type: "newPlant", resource: "plants", on: "create" };
+    },
+    severity: "possibly breaking",
+    bump: "minor",
+    sentence: /webhook `newPlantWebhook`: `x-event` set to .* possibly breaking/,
+  },
+  {
+    edit: "x-event removed from a webhook",
+    rule: "project x-event",
+    choice: "the event is then sent to every registered endpoint, subscribed or not",
+    before: withEventHook,
+    after: (d) => {
+      withEventHook(d);
+      delete obj(d, "/webhooks/~1plant~1deleted/post")["x-event"];
+    },
+    severity: "breaking",
+    bump: "major",
+  },
+  {
     edit: "a webhook's x-event renamed",
     rule: "project x-event",
     choice: "endpoints subscribe to an event by its name: a renamed event reaches none of them",
