@@ -9,12 +9,11 @@ import { readFile, writeFile } from "node:fs/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
 import ts from "typescript";
-import { parse } from "yaml";
 import { settingsMarkdown } from "../src/config/help.ts";
 import { isJsonMediaType } from "../src/http/media-types.ts";
 import { dereference } from "../src/openapi/backend.ts";
 import { DataDeclarationError } from "../src/openapi/data.ts";
-import { HTTP_METHODS } from "../src/openapi/document.ts";
+import { DocumentRefused, HTTP_METHODS, parseYaml } from "../src/openapi/document.ts";
 import { EVERY_ITEM, int64Locations, type LocationStep } from "../src/openapi/int64-locations.ts";
 import { changelogPath, renderApiChangelog } from "../src/spec-diff/api-changelog.ts";
 import { DestructiveChangeError } from "../src/store/migrations/diff.ts";
@@ -47,11 +46,24 @@ export const int64AsBigint = (schema: {
     : bigint;
 };
 
-export async function renderTypes(): Promise<string> {
-  const ast = await openapiTS(specUrl, { exportType: true, transform: int64AsBigint });
+/**
+ * openapi/plants.yaml read as every command reads it (parseYaml: aliases and depth bounded, no
+ * `$ref` outside the document), so openapi-typescript is handed an object and never parses the
+ * file or follows a reference to another file or a URL itself.
+ */
+async function readSpec(spec: URL = specUrl): Promise<Document> {
+  return parseYaml(await readFile(spec, "utf8")) as Document;
+}
+
+/** generated/plants.ts as `spec` (openapi/plants.yaml unless a test names another) makes it. */
+export async function renderTypes(spec: URL = specUrl): Promise<string> {
+  const document = await readSpec(spec);
+  const ast = await openapiTS(structuredClone(document) as Parameters<typeof openapiTS>[0], {
+    exportType: true,
+    transform: int64AsBigint,
+  });
   const untyped = untypedPlaces(ast);
   if (untyped.length > 0) throw new UntypedSchemaError(untyped);
-  const document = parse(await readFile(specUrl, "utf8")) as Document;
   return (
     header +
     astToString(ast) +
@@ -319,7 +331,7 @@ function renderServed(document: Document): string {
  * lose data, or that the store cannot keep, ends the command with its sentence.
  */
 async function migrationsOrExit() {
-  const document = await dereference(parse(await readFile(specUrl, "utf8")) as never);
+  const document = await dereference((await readSpec()) as never);
   try {
     return migrationOutputs(document);
   } catch (error) {
@@ -348,7 +360,7 @@ export function renderSettingsDoc(page: string): string {
 async function main(): Promise<void> {
   const check = process.argv.includes("--check");
   const types = await renderTypes().catch((error: unknown) => {
-    if (!(error instanceof UntypedSchemaError)) throw error;
+    if (!(error instanceof UntypedSchemaError || error instanceof DocumentRefused)) throw error;
     console.error(error.message);
     process.exit(1);
   });
@@ -372,7 +384,7 @@ async function main(): Promise<void> {
   }
   if (check) return;
   formatted(migrations.map(({ path }) => path).filter((path) => path.endsWith(".ts")));
-  const { written } = scaffold(parse(await readFile(specUrl, "utf8")));
+  const { written } = scaffold((await readSpec()) as Parameters<typeof scaffold>[0]);
   for (const path of written) console.log(`scaffolded ${path}`);
   // The server's compiled validators and serializers (dist/api), so the app runs the new YAML.
   await buildApi();

@@ -7,6 +7,7 @@ import { Ajv, type ValidateFunction } from "ajv";
 import type { Document as BackendDocument } from "openapi-backend";
 import { OpenAPIRouter } from "openapi-backend";
 import { DATE_TIME_FORMAT, URI_FORMAT } from "../openapi/validators.ts";
+import { linearRegExp } from "./linear-regexp.ts";
 
 export interface Exchange {
   /** Undefined when the request could not be read as HTTP (raw sockets). */
@@ -55,13 +56,19 @@ const INT32 = { min: -(2 ** 31), max: 2 ** 31 - 1 };
 
 export type ContractChecker = (exchange: Exchange) => string[];
 
-/** Every way the answer differs from what `document` says; empty when it matches. */
-export function createContractChecker(document: unknown): ContractChecker {
+/**
+ * Every way the answer differs from what `document` says; empty when it matches. The document's
+ * patterns run on a linear-time engine; `unchecked` hears of one that engine cannot take.
+ */
+export function createContractChecker(
+  document: unknown,
+  unchecked: (pattern: string, why: string) => void = () => {},
+): ContractChecker {
   // A copy: the router below annotates the document it is given.
   const doc = structuredClone(document) as Document;
   const model: Model = {
     doc,
-    schemas: schemaValidators(doc),
+    schemas: schemaValidators(doc, unchecked),
     // Routed as src/openapi/backend.ts routes: no trailing-slash leniency.
     router: new OpenAPIRouter({
       definition: structuredClone(document) as BackendDocument,
@@ -87,13 +94,21 @@ interface Model {
   schemas: Schemas;
 }
 
-interface Schemas {
+export interface Schemas {
   ajv: Ajv;
   validator(schema: unknown): ValidateFunction;
 }
 
-function schemaValidators(doc: Document): Schemas {
-  const ajv = new Ajv({ strict: false, allErrors: true });
+/** Validators for the document's schemas (its $refs resolve), patterns on the linear engine. */
+export function schemaValidators(
+  doc: { components?: unknown },
+  unchecked: (pattern: string, why: string) => void,
+): Schemas {
+  const ajv = new Ajv({
+    strict: false,
+    allErrors: true,
+    code: { regExp: linearRegExp(unchecked) },
+  });
   ajv.addFormat("int32", {
     type: "number",
     validate: (n: number) => Number.isInteger(n) && n >= INT32.min && n <= INT32.max,
@@ -101,7 +116,7 @@ function schemaValidators(doc: Document): Schemas {
   ajv.addFormat("int64", { type: "number", validate: (n: number) => Number.isInteger(n) });
   ajv.addFormat("date-time", DATE_TIME_FORMAT);
   ajv.addFormat("uri", URI_FORMAT);
-  ajv.addSchema({ components: doc.components }, "doc");
+  ajv.addSchema({ components: doc.components ?? {} }, "doc");
   const compiled = new Map<unknown, ValidateFunction>();
   const validator = (schema: unknown): ValidateFunction => {
     let validate = compiled.get(schema);

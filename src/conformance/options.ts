@@ -13,14 +13,23 @@ export interface ConformanceOptions {
   maxRequests: number;
   /** Requests per second, at most. */
   rate: number;
-  /** Per request, milliseconds. */
+  /** Per request, milliseconds: the answer's headers and body within it. */
   timeoutMs: number;
+  /** An answer's body is read up to this many bytes; a longer one fails its check unread. */
+  maxBodyBytes: number;
   /** The whole run, milliseconds: no request starts after it (the clean-up excepted). */
   maxTimeMs: number;
   seed: number;
   /** operationIds to check; all when empty. */
   operations: readonly string[];
   allowWrites: boolean;
+  /**
+   * Writes even while the deployment has webhook endpoints registered (or cannot tell): what
+   * the run creates is then sent to real subscribers.
+   */
+  allowWebhooks: boolean;
+  /** HOST:PORT to listen on for the run's own webhook endpoint; undefined: no webhook checks. */
+  webhookReceiver?: { host: string; port: number };
   maxWrites: number;
   /** The ids a run with --allow-writes creates, inclusive; exact (int64). */
   idRange: { from: bigint; to: bigint };
@@ -41,10 +50,13 @@ export const DEFAULT_OPTIONS: Omit<ConformanceOptions, "baseUrl"> = {
   maxRequests: 500,
   rate: 50,
   timeoutMs: 10_000,
+  // The largest answer of this API is the reference page's script (about 1.7 MB).
+  maxBodyBytes: 4 * 1024 * 1024,
   maxTimeMs: 300_000,
   seed: 20_260_107,
   operations: [],
   allowWrites: false,
+  allowWebhooks: false,
   maxWrites: 50,
   idRange: { from: FIRST_ID, to: FIRST_ID + 999n },
   fresh: false,

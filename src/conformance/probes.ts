@@ -19,6 +19,8 @@ export interface ProbeRun {
   operations: readonly DocumentedOperation[];
   collections: readonly Collection[];
   options: ConformanceOptions;
+  /** Writes are sent: --allow-writes given, and not refused since. */
+  writing: boolean;
   auth: Record<string, string>;
   /** The next id of --id-range, or undefined once it is used up. */
   nextId(): bigint | undefined;
@@ -37,9 +39,9 @@ export interface ProbeRun {
 export async function runProbes(run: ProbeRun): Promise<void> {
   const { fuzzRequest } = schemaArbitraries(run.document);
   for (const operation of run.operations) {
-    const keeper = run.options.allowWrites ? keeperOf(operation, run.collections) : undefined;
+    const keeper = run.writing ? keeperOf(operation, run.collections) : undefined;
     const mayBeValid = !isWrite(operation.method) || keeper !== undefined;
-    if (!mayBeValid && run.options.allowWrites) {
+    if (!mayBeValid && run.writing) {
       run.note(
         `${operation.operationId}: no valid probes, as what it writes has no id to keep in --id-range`,
       );

@@ -11,17 +11,51 @@ const byOperation = (checks: readonly Check[]): Map<string, Check[]> => {
   return groups;
 };
 
-const quote = (text: string): string => `'${text.replaceAll("'", "'\\''")}'`;
+// Characters a terminal acts on rather than prints: C0 and C1 controls, DEL, and the Unicode
+// marks that reorder or hide text (bidirectional overrides and isolates, line separators).
+const CONTROL = /[\p{Cc}\p{Bidi_Control}\p{Zl}\p{Zp}]/gu;
 
-/** A curl line sending the request again; a bearer token is written as $TOKEN. */
+const escapeCode = (c: string): string => {
+  const code = c.codePointAt(0) ?? 0;
+  return code <= 0xff
+    ? `\\x${code.toString(16).padStart(2, "0")}`
+    : `\\u${code.toString(16).padStart(4, "0")}`;
+};
+
+/** `text` with every control character written as an escape: one printable line. */
+export function printable(text: string): string {
+  return text.replace(CONTROL, escapeCode);
+}
+
+/**
+ * One word for a POSIX shell that stands for `text` exactly: single quotes (nothing inside is
+ * expanded), or `$'…'` with escapes where it holds control characters, which a terminal would
+ * otherwise act on and a paste would carry.
+ */
+export function shellQuote(text: string): string {
+  if (!/\p{Cc}/u.test(text)) return `'${text.replaceAll("'", "'\\''")}'`;
+  const escaped = text
+    .replaceAll("\\", "\\\\")
+    .replaceAll("'", "\\'")
+    .replace(/\p{Cc}/gu, escapeCode);
+  return `$'${escaped}'`;
+}
+
+const BEARER = /^Bearer [\x21-\x7e]+$/;
+
+/**
+ * A curl line sending the request again, each argument quoted for the shell; a bearer token is
+ * written as "$TOKEN", the one part a shell expands.
+ */
 export function curlLine(url: string, request: Request): string {
   const headers = Object.entries(request.headers).map(([name, value]) =>
-    name.toLowerCase() === "authorization"
-      ? `-H "authorization: ${value.replace(/^Bearer .*/, "Bearer $TOKEN")}"`
-      : `-H ${quote(`${name}: ${value}`)}`,
+    name.toLowerCase() === "authorization" && BEARER.test(value)
+      ? `-H "authorization: Bearer $TOKEN"`
+      : `-H ${shellQuote(`${name}: ${value}`)}`,
   );
-  const body = request.body === undefined ? [] : [`--data-raw ${quote(request.body)}`];
-  return ["curl -i", `-X ${request.method}`, quote(url), ...headers, ...body].join(" ");
+  const body = request.body === undefined ? [] : [`--data-raw ${shellQuote(request.body)}`];
+  const method = /^[A-Z]+$/.test(request.method) ? request.method : shellQuote(request.method);
+  return ["curl -i", `-X ${method}`, shellQuote(url), ...headers, ...body].join(" ");
 }
 
 const clip = (text: string, length = 300): string =>
@@ -33,15 +67,7 @@ export function textReport(run: RunResult, urlOf: (target: string) => string): s
     const failed = checks.filter((c) => c.broken.length > 0);
     const mark = failed.length === 0 ? "ok  " : "FAIL";
     lines.push(`${mark} ${operationId}: ${checks.length} checks, ${failed.length} failed`);
-    for (const check of failed) {
-      const { request, answer } = check;
-      lines.push(
-        `  ✗ ${check.name}: ${request.method} ${clip(request.target, 120)} → ${answer.status}`,
-        ...check.broken.map((rule) => `      ${clip(rule)}`),
-        `      answer: ${clip(answer.body.replaceAll("\n", " "), 200) || "(no body)"}`,
-        `      reproduce: ${clip(curlLine(urlOf(request.target), request), 600)}`,
-      );
-    }
+    for (const check of failed) lines.push(...failureLines(check, urlOf));
   }
   const failed = run.checks.filter((c) => c.broken.length > 0).length;
   lines.push(
@@ -49,20 +75,37 @@ export function textReport(run: RunResult, urlOf: (target: string) => string): s
     ...run.notes.map((note) => `note: ${note}`),
     `${run.checks.length} checks, ${failed} failed; ${run.requests} requests, ${run.writes} writes`,
   );
-  return `${lines.join("\n")}\n`;
+  // Operation ids, names, targets, rules and bodies come from the deployment: each line is
+  // made printable whole, so no character of theirs reaches the terminal as a control.
+  return `${lines.map(printable).join("\n")}\n`;
+}
+
+function failureLines(check: Check, urlOf: (target: string) => string): string[] {
+  const { request, answer } = check;
+  const rules = check.broken.map((rule) => `      ${clip(rule)}`);
+  if (check.received === true) {
+    return [
+      `  ✗ ${check.name}: a webhook message`,
+      ...rules,
+      `      message: ${clip(request.body ?? "", 300) || "(no body)"}`,
+    ];
+  }
+  if (request.method === "-") return [`  ✗ ${check.name}`, ...rules];
+  return [
+    `  ✗ ${check.name}: ${request.method} ${clip(request.target, 120)} → ${answer.status}`,
+    ...rules,
+    `      answer: ${clip(answer.body, 200) || "(no body)"}`,
+    `      reproduce: ${clip(curlLine(urlOf(request.target), request), 600)}`,
+  ];
 }
 
 const xml = (text: string): string =>
-  // Characters XML 1.0 cannot carry are dropped; the rest escaped.
-  [...text]
+  // Controls are written as escapes, as in the text report (a CI page shows this to people);
+  // what else XML 1.0 cannot carry (lone surrogates, U+FFFE, U+FFFF) is dropped.
+  [...printable(text)]
     .filter((c) => {
       const code = c.codePointAt(0) ?? 0;
-      return (
-        code === 9 ||
-        code === 10 ||
-        code === 13 ||
-        (code >= 0x20 && !(code >= 0xd800 && code <= 0xdfff) && code !== 0xfffe && code !== 0xffff)
-      );
+      return !(code >= 0xd800 && code <= 0xdfff) && code !== 0xfffe && code !== 0xffff;
     })
     .join("")
     .replaceAll("&", "&amp;")
@@ -81,10 +124,12 @@ export function junitReport(run: RunResult, urlOf: (target: string) => string): 
       const detail = [
         `answer ${check.answer.status}: ${clip(check.answer.body, 1000)}`,
         `reproduce: ${curlLine(urlOf(check.request.target), check.request)}`,
-      ].join("\n");
+      ]
+        .map(xml)
+        .join("\n");
       return [
         `    <testcase classname="${xml(operationId)}" name="${xml(name)}">`,
-        `      <failure message="${xml(check.broken.join("; "))}">${xml(detail)}</failure>`,
+        `      <failure message="${xml(check.broken.join("; "))}">${detail}</failure>`,
         "    </testcase>",
       ].join("\n");
     });

@@ -10,6 +10,8 @@ export interface Check {
   answer: Answer;
   /** Rules broken; empty when the check passed. */
   broken: string[];
+  /** The request is a webhook message the deployment sent the run, not one the run sent. */
+  received?: true;
 }
 
 export interface RunResult {

@@ -25,6 +25,10 @@ export class ConformanceRun {
   readonly operations: DocumentedOperation[];
   private readonly checker: ContractChecker;
   private idsTaken = 0n;
+  /** Why the run sends no write though --allow-writes was given (see webhook-guard.ts). */
+  writesRefused: string | undefined;
+  /** The deployment's own /openapi.json, read once where a --document run needs it. */
+  published: Promise<OpenApiDocument | undefined> | undefined;
 
   constructor(
     readonly options: ConformanceOptions,
@@ -33,7 +37,12 @@ export class ConformanceRun {
     readonly checks: Check[],
     private readonly progress: (line: string) => void,
   ) {
-    this.checker = createContractChecker(document);
+    const unchecked = new Set<string>();
+    this.checker = createContractChecker(document, (pattern, why) => {
+      if (unchecked.has(pattern)) return;
+      unchecked.add(pattern);
+      this.notes.push(`pattern ${JSON.stringify(pattern)} is not checked: ${why}`);
+    });
     this.operations = operationsOf(document).filter(
       (op) => options.operations.length === 0 || options.operations.includes(op.operationId),
     );
@@ -51,7 +60,9 @@ export class ConformanceRun {
     const broken =
       answer.status === 0
         ? [answer.body]
-        : [...this.checker(exchangeOf(request, answer)).map(withoutWhere), ...rules(answer)];
+        : answer.unread !== undefined
+          ? [answer.unread]
+          : [...this.checker(exchangeOf(request, answer)).map(withoutWhere), ...rules(answer)];
     checks.push({ operationId, name, request, answer, broken });
     if (sender.sent % PROGRESS_EVERY === 0) {
       const failed = checks.filter((c) => c.broken.length > 0).length;
@@ -60,8 +71,31 @@ export class ConformanceRun {
     return answer;
   }
 
+  /** Records a check made without sending `request` (a step that could not run, say why). */
+  record(operationId: string, name: string, request: Request, broken: string[]): void {
+    this.checks.push({
+      operationId,
+      name,
+      request,
+      answer: { status: 0, headers: {}, body: "" },
+      broken,
+    });
+  }
+
+  /** Whether the run sends writes: --allow-writes given, and not refused since. */
+  get writing(): boolean {
+    return this.options.allowWrites && this.writesRefused === undefined;
+  }
+
+  /** Refuses every write from now on, saying why in the notes. */
+  refuseWrites(reason: string): void {
+    this.writesRefused = reason;
+    this.sender.refuseWrites(reason);
+    this.notes.push(`no write was sent: ${reason}`);
+  }
+
   inScope(op: DocumentedOperation): boolean {
-    return this.options.allowWrites || !isWrite(op.method);
+    return this.writing || !isWrite(op.method);
   }
 
   /** Without a token, a secured operation can only be checked for refusing one. */

@@ -9,6 +9,8 @@ import type { Check, RunResult } from "./results.ts";
 import { auth, ConformanceRun, resultOf } from "./run-context.ts";
 import { BudgetSpent, type Request, Sender } from "./sender.ts";
 import { credentials, exactIds, examples, probes } from "./steps.ts";
+import { checkWebhooks } from "./webhook-check.ts";
+import { guardWebhooks } from "./webhook-guard.ts";
 
 export async function runConformance(
   options: ConformanceOptions,
@@ -19,16 +21,23 @@ export async function runConformance(
   const document = await loadDocument(options, sender, checks);
   if (document === undefined) return resultOf(options, sender, checks, []);
   const run = new ConformanceRun(options, sender, document, checks, progress);
-  // The probes last: they may spend what is left of --max-writes.
-  const steps = [examples, exactIds, credentials, probes];
+  // Whether writes may message a subscriber is known before any write; the webhook checks
+  // clean up before the examples run (a fresh deployment's examples see nothing of theirs);
+  // the probes last: they may spend what is left of --max-writes.
+  const steps = [guardWebhooks, checkWebhooks, examples, exactIds, credentials, probes];
   try {
     // A step cut short by a spent budget leaves the next ones their reads.
     for (const step of steps) {
       try {
         await step(run);
       } catch (error) {
-        if (!(error instanceof BudgetSpent)) throw error;
-        run.notes.push(`a step stopped early: ${error.message}`);
+        if (error instanceof BudgetSpent) {
+          run.notes.push(`a step stopped early: ${error.message}`);
+          continue;
+        }
+        // A document the step cannot handle fails the run, in the report, not as a crash.
+        const why = error instanceof Error ? error.message : String(error);
+        run.record("(run)", `step ${step.name}`, NO_REQUEST, [`the step stopped: ${why}`]);
       }
     }
   } finally {
@@ -36,6 +45,8 @@ export async function runConformance(
   }
   return resultOf(options, sender, checks, run.notes);
 }
+
+const NO_REQUEST: Request = { method: "-", target: "", headers: {} };
 
 async function cleanUp(run: ConformanceRun): Promise<void> {
   for (const { path, remove } of run.created.splice(0)) {
@@ -55,21 +66,27 @@ async function loadDocument(
   sender: Sender,
   checks: Check[],
 ): Promise<OpenApiDocument | undefined> {
-  if (options.document !== "deployment") {
-    return asDocument(parseYaml(readFileSync(options.document.file, "utf8")));
-  }
-  const request: Request = { method: "GET", target: "/openapi.json", headers: {} };
-  const answer = await sender.send(request);
+  const fromFile = options.document !== "deployment";
+  const request: Request = fromFile
+    ? { method: "-", target: "", headers: {} }
+    : { method: "GET", target: "/openapi.json", headers: {} };
+  const answer = fromFile ? { status: 0, headers: {}, body: "" } : await sender.send(request);
   try {
+    if (options.document !== "deployment") {
+      return asDocument(parseYaml(readFileSync(options.document.file, "utf8")));
+    }
+    if (answer.unread !== undefined) throw new Error(answer.unread);
     if (answer.status !== 200) throw new Error(`answered ${answer.status}`);
-    return asDocument(JSON.parse(answer.body));
+    // Read as every command reads a document: aliases, nesting and $refs bounded.
+    return asDocument(parseYaml(answer.body));
   } catch (error) {
+    const where = fromFile ? (options.document as { file: string }).file : "/openapi.json";
     checks.push({
       operationId: "(document)",
       name: "the published document",
       request,
       answer,
-      broken: [`/openapi.json cannot be read: ${(error as Error).message}`],
+      broken: [`${where} cannot be read: ${(error as Error).message}`],
     });
     return undefined;
   }

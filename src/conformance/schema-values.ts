@@ -31,6 +31,11 @@ export interface Schema {
 }
 
 const INT64 = { min: -(2n ** 63n), max: 2n ** 63n - 1n };
+// A deployment's document may ask for anything: strings and arrays are made no longer than
+// this, and schemas that nest (or refer to themselves) no deeper.
+const LONGEST_TEXT = 64 * 1024;
+const MOST_ITEMS = 16;
+const DEEPEST = 12;
 const INT32 = { min: -(2 ** 31), max: 2 ** 31 - 1 };
 
 export const typeOf = (schema: Schema): string | undefined =>
@@ -41,11 +46,11 @@ export const typeOf = (schema: Schema): string | undefined =>
  * of their own); now and then as long as allowed, of characters that do not compress.
  */
 function validString(schema: Schema, longest: number): fc.Arbitrary<string> {
-  const min = schema.minLength ?? 0;
   // Two bytes a character below: an unbounded string fills its share of the bytes.
-  const max = schema.maxLength ?? Math.floor(longest / 2);
+  const max = Math.min(schema.maxLength ?? Math.floor(longest / 2), LONGEST_TEXT);
+  const min = Math.min(schema.minLength ?? 0, max);
   const short = fc
-    .string({ unit: "grapheme", minLength: min, maxLength: Math.min(max, 40) })
+    .string({ unit: "grapheme", minLength: min, maxLength: Math.max(min, Math.min(max, 40)) })
     .map((text) => text.replaceAll("\u0000", ""))
     .filter((text) => text.length >= min);
   // Two-byte UTF-8 characters at random: random enough that nothing compresses them.
@@ -63,7 +68,7 @@ const UNRESERVED = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01234567
  * allowed with a path that does not compress. Names need not resolve: a schema says nothing of DNS.
  */
 function validUri(schema: Schema): fc.Arbitrary<string> {
-  const max = schema.maxLength ?? 2048;
+  const max = Math.min(schema.maxLength ?? 2048, LONGEST_TEXT);
   const usual = fc.webUrl({
     validSchemes: ["http", "https"],
     authoritySettings: { withIPv4: true, withPort: true },
@@ -105,12 +110,21 @@ export class SchemaValues {
 
   /** A value the schema accepts. `longest` bounds, in bytes, what the schema leaves unbounded. */
   validValue(raw: Schema, longest: number): fc.Arbitrary<unknown> {
-    const schema = this.flat(raw);
-    const value = this.validOfType(schema, longest);
-    // 3.1's nullable, [type, "null"]: now and then null.
-    const nullable = Array.isArray(schema.type) && schema.type.includes("null");
-    return nullable ? fc.oneof({ weight: 4, arbitrary: value }, fc.constant(null)) : value;
+    if (this.depth >= DEEPEST) return fc.constant(null);
+    this.depth += 1;
+    try {
+      const schema = this.flat(raw);
+      const value = this.validOfType(schema, longest);
+      // 3.1's nullable, [type, "null"]: now and then null.
+      const nullable = Array.isArray(schema.type) && schema.type.includes("null");
+      return nullable ? fc.oneof({ weight: 4, arbitrary: value }, fc.constant(null)) : value;
+    } finally {
+      this.depth -= 1;
+    }
   }
+
+  /** How deep the arbitrary being built is, in schemas (they are built depth first). */
+  private depth = 0;
 
   /** A value the schema refuses: of another type, past a bound, or missing a required member. */
   invalidValue(raw: Schema): fc.Arbitrary<unknown> {
@@ -140,7 +154,7 @@ export class SchemaValues {
         fc.bigInt({ min: min - 1000n, max: min - 1n }),
       );
     }
-    if (type === "string" && schema.maxLength !== undefined) {
+    if (type === "string" && schema.maxLength !== undefined && schema.maxLength < LONGEST_TEXT) {
       bounds.push(fc.constant("x".repeat(schema.maxLength + 1)));
     }
     const pattern = schema.pattern === undefined ? undefined : this.patternOf?.(schema.pattern);
@@ -219,8 +233,11 @@ export class SchemaValues {
         return this.validText(schema, longest);
       case "array":
         return fc.array(this.validValue(schema.items ?? {}, longest), {
-          minLength: schema.minItems ?? 0,
-          maxLength: Math.min(schema.maxItems ?? 3, 3),
+          minLength: Math.min(schema.minItems ?? 0, MOST_ITEMS),
+          maxLength: Math.max(
+            Math.min(schema.minItems ?? 0, MOST_ITEMS),
+            Math.min(schema.maxItems ?? 3, 3),
+          ),
         });
       case "object": {
         const properties = schema.properties ?? {};

@@ -1,10 +1,17 @@
 // A run's steps: the document's request examples, exact int64 ids past 2^53, credentials and
 // scopes, then the schema-driven probes (probes.ts). Each sends through the run's check.
 import { isDeepStrictEqual } from "node:util";
+import { parseYaml } from "../openapi/document.ts";
 import { Bindings } from "./bindings.ts";
 import { bodyOf, documentExamples, type RequestExample } from "./examples.ts";
 import { type Collection, collectionsOf, idOf, idsInList, withId } from "./int64.ts";
-import { asDocument, scopesOf, securityOf } from "./operations.ts";
+import {
+  asDocument,
+  type DocumentedOperation,
+  type OpenApiDocument,
+  scopesOf,
+  securityOf,
+} from "./operations.ts";
 import { runProbes } from "./probes.ts";
 import { auth, type ConformanceRun } from "./run-context.ts";
 import { type Answer, isWrite, type Request } from "./sender.ts";
@@ -87,6 +94,7 @@ export async function probes(run: ConformanceRun): Promise<void> {
     operations: run.operations.filter((op) => run.reachable(op)),
     collections: collectionsOf(run.operations),
     options: run.options,
+    writing: run.writing,
     auth: auth(run.options.token),
     nextId: () => run.nextId(),
     check: (...args) => run.check(...args),
@@ -113,9 +121,12 @@ export async function credentials(run: ConformanceRun): Promise<void> {
       },
       ...(body === undefined ? {} : { body }),
     });
-    await run.check(operation.operationId, "no token", request({}), ({ status }) =>
-      status === 401 ? [] : [`a request without a token is answered ${status}, not 401`],
-    );
+    const open = await openOnDeployment(run, operation);
+    await run.check(operation.operationId, "no token", request({}), ({ status }) => {
+      if (status === 401) return [];
+      if (open && status < 300) return [];
+      return [`a request without a token is answered ${status}, not 401`];
+    });
     if (options.tokenWithoutScope !== undefined && scopesOf(operation).length > 0) {
       await run.check(
         operation.operationId,
@@ -127,6 +138,46 @@ export async function credentials(run: ConformanceRun): Promise<void> {
             : [`a token without ${scopesOf(operation).join(", ")} is answered ${status}, not 403`],
       );
     }
+  }
+}
+
+/**
+ * Whether, checked against a --document file, the operation is one a deployment may serve
+ * open: the file secures it only with schemes of its own (not the document's default, such as
+ * GET /metrics' metricsToken, which a server without one leaves off), and the deployment's own
+ * published document lists no requirement for it.
+ */
+async function openOnDeployment(
+  run: ConformanceRun,
+  operation: DocumentedOperation,
+): Promise<boolean> {
+  if (run.options.document === "deployment") return false;
+  const document = asDocument(run.document);
+  const defaults = new Set((document.security ?? []).flatMap((r) => Object.keys(r as object)));
+  const own = securityOf(document, operation).flatMap((r) => Object.keys(r as object));
+  if (own.length === 0 || own.some((scheme) => defaults.has(scheme))) return false;
+  run.published ??= publishedDocument(run);
+  const published = await run.published;
+  const served = published?.paths[operation.template]?.[operation.method.toLowerCase() as "get"] as
+    | { security?: unknown[] }
+    | undefined;
+  const isOpen = served?.security !== undefined && served.security.length === 0;
+  if (isOpen) {
+    run.notes.push(
+      `${operation.operationId} is served open, as the deployment's /openapi.json says (${own.join(", ")} not configured)`,
+    );
+  }
+  return isOpen;
+}
+
+async function publishedDocument(run: ConformanceRun): Promise<OpenApiDocument | undefined> {
+  const answer = await run.sender.send({ method: "GET", target: "/openapi.json", headers: {} });
+  try {
+    return answer.status === 200 && answer.unread === undefined
+      ? asDocument(parseYaml(answer.body))
+      : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -165,7 +216,7 @@ async function createWithExactId(
   collection: Collection,
 ): Promise<string | undefined> {
   const { create, remove } = collection;
-  if (!run.options.allowWrites || create === undefined) return undefined;
+  if (!run.writing || create === undefined) return undefined;
   const example = Object.values(bodyOf(create).examples)[0]?.value;
   const id = example === undefined ? undefined : run.nextId();
   if (example === undefined || id === undefined) return undefined;

@@ -10,11 +10,29 @@ export function loadDocument(): Document {
   return parseYaml(readFileSync(documentPath, "utf8")) as Document;
 }
 
-/** What the YAML parser makes of `text`, with every string one-byte where it can be. */
+/**
+ * The bounds every command reads a document within (the server's build, generate, bundle,
+ * spec:diff, spec:release and conformance alike): YAML aliases (a "billion laughs" file expands
+ * each one), nesting (what reads the document walks it recursively), and `$ref`s, which may only
+ * point inside the document, so that no command reads a file or fetches a URL it names.
+ */
+export const DOCUMENT_LIMITS = { aliases: 100, depth: 64 } as const;
+
+/** The document is outside DOCUMENT_LIMITS, or is not YAML/JSON at all. */
+export class DocumentRefused extends Error {}
+
+/** What the YAML parser makes of `text` (YAML or JSON), within DOCUMENT_LIMITS, with every
+ * string one-byte where it can be. */
 export function parseYaml(text: string): unknown {
-  // Maps, not objects, so that no name becomes a property key before oneByteCopy has made a
-  // one-byte copy of it.
-  return oneByteCopy(parse(text, { mapAsMap: true }));
+  let parsed: unknown;
+  try {
+    // Maps, not objects, so that no name becomes a property key before oneByteCopy has made a
+    // one-byte copy of it.
+    parsed = parse(text, { mapAsMap: true, maxAliasCount: DOCUMENT_LIMITS.aliases });
+  } catch (error) {
+    throw new DocumentRefused(`the document cannot be read: ${(error as Error).message}`);
+  }
+  return oneByteCopy(parsed, new Map(), 0);
 }
 
 /**
@@ -26,27 +44,33 @@ export function parseYaml(text: string): unknown {
  * that two-byte one, the program's own literals included: it was so for the RateLimit header
  * names every answer carries, which then took V8's slow paths on every request (lowercasing
  * through ICU, copying and writing the header block two bytes a character).
+ * The walk also holds the document to DOCUMENT_LIMITS' depth and local `$ref`s.
  */
-function oneByteCopy(value: unknown, copies = new Map<object, unknown>()): unknown {
+function oneByteCopy(value: unknown, copies: Map<object, unknown>, depth: number): unknown {
   if (typeof value === "string") return JSON.parse(JSON.stringify(value));
   if (typeof value !== "object" || value === null) return value;
   // An alias is the same Map or array as its anchor, so it stays one object, as the parser
   // makes it (and an anchor inside itself does not recurse for ever).
   const copied = copies.get(value);
   if (copied !== undefined) return copied;
+  if (depth >= DOCUMENT_LIMITS.depth) {
+    throw new DocumentRefused(`the document nests deeper than ${DOCUMENT_LIMITS.depth} levels`);
+  }
   if (Array.isArray(value)) {
     const array: unknown[] = [];
     copies.set(value, array);
-    for (const item of value) array.push(oneByteCopy(item, copies));
+    for (const item of value) array.push(oneByteCopy(item, copies, depth + 1));
     return array;
   }
   if (!(value instanceof Map)) return value;
   const object: Record<string, unknown> = {};
   copies.set(value, object);
   for (const [key, item] of value) {
+    const name = oneByteCopy(keyText(key), copies, depth) as string;
+    if (name === "$ref" && typeof item === "string") localReference(item);
     // defineProperty: a key named __proto__ is a member, as the parser makes it, not a prototype.
-    Object.defineProperty(object, oneByteCopy(keyText(key)) as string, {
-      value: oneByteCopy(item, copies),
+    Object.defineProperty(object, name, {
+      value: oneByteCopy(item, copies, depth + 1),
       writable: true,
       enumerable: true,
       configurable: true,
@@ -55,10 +79,18 @@ function oneByteCopy(value: unknown, copies = new Map<object, unknown>()): unkno
   return object;
 }
 
+/** Refuses a `$ref` to anything but a place in the document itself (`#/…`, `#name`). */
+function localReference(ref: string): void {
+  if (ref.startsWith("#")) return;
+  throw new DocumentRefused(
+    `the document has a $ref to ${JSON.stringify(ref.slice(0, 200))}: only references inside it (#/…) are read, never a file or a URL`,
+  );
+}
+
 /** A scalar key as the parser names a plain object's member; a collection as key is refused. */
 function keyText(key: unknown): string {
   if (key === null) return "";
-  if (typeof key === "object") throw new Error("the YAML has a key that is a collection");
+  if (typeof key === "object") throw new DocumentRefused("the YAML has a key that is a collection");
   return String(key);
 }
 

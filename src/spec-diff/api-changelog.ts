@@ -4,8 +4,7 @@
 // per release costs a fraction of a second of CPU), and a test fails when it is stale.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { parse } from "yaml";
-import { documentPath } from "../openapi/document.ts";
+import { documentPath, parseYaml } from "../openapi/document.ts";
 import { changelog } from "./changelog.ts";
 import { type Release, readReleases } from "./releases.ts";
 import { compareVersions, parseVersion } from "./semver.ts";
@@ -15,7 +14,7 @@ export const changelogPath = fileURLToPath(
 );
 
 export function renderApiChangelog(): string {
-  const current = parse(readFileSync(documentPath, "utf8")) as {
+  const current = parseYaml(readFileSync(documentPath, "utf8")) as {
     info: { title: string; version: string };
   };
   const releases = readReleases();

@@ -1,9 +1,23 @@
 // Compares two OpenAPI documents and says, for each change, who it can break: api-smart-diff
 // finds the changes (both documents dereferenced first, so a schema shared by $ref is judged
-// where it is used, webhooks included), and classify.ts judges them by where they are.
+// where it is used, webhooks included), this file places each one (an operation's parameter,
+// body, answer or header; a webhook and its event), and classify.ts judges what changed there.
 import { apiCompare, type Diff } from "api-smart-diff";
 import dereferenceJsonSchema from "dereference-json-schema";
-import { type Bump, classify, type Flow, type Severity, type Verdict } from "./classify.ts";
+import {
+  ADDITION,
+  BREAKING,
+  type Bump,
+  classify,
+  type Flow,
+  type Place,
+  POSSIBLY,
+  type Severity,
+  type Verdict,
+  WORDING,
+  wordingKeyword,
+} from "./classify.ts";
+import { EVENT_EXTENSION, eventChanged, webhookAddedOrRemoved } from "./webhook-events.ts";
 
 export interface Change {
   severity: Severity;
@@ -23,10 +37,11 @@ const METHODS = new Set(["get", "put", "post", "delete", "options", "head", "pat
 export function diffDocuments(before: unknown, after: unknown): Change[] {
   const base = dereference(before);
   const next = dereference(after);
-  const { diffs } = apiCompare(base, next);
+  // Copies: api-smart-diff's merge writes into what it is given, and the rules read both sides.
+  const { diffs } = apiCompare(structuredClone(base), structuredClone(next));
   const changes = new Map<string, Change>();
   for (const diff of diffs) {
-    for (const change of describe(diff, base, next)) {
+    for (const change of describe(diff, { before: base, after: next })) {
       if (!changes.has(change.sentence)) changes.set(change.sentence, change);
     }
   }
@@ -39,7 +54,16 @@ function dereference(document: unknown): Json {
   return dereferenceJsonSchema.dereferenceSync(copy as never) as unknown as Json;
 }
 
-function describe(diff: Diff, before: Json, after: Json): Change[] {
+/** Both documents, dereferenced. */
+interface Sides {
+  before: Json;
+  after: Json;
+}
+
+const valueAt = (document: unknown, keys: readonly string[]): unknown =>
+  keys.reduce<unknown>((node, key) => (node as Json | undefined)?.[key], document);
+
+function describe(diff: Diff, sides: Sides): Change[] {
   const keys = diff.path.map(String);
   const [section, name, method, ...rest] = keys;
   // Components are judged where they are used; security schemes are used by name, not $ref.
@@ -47,57 +71,67 @@ function describe(diff: Diff, before: Json, after: Json): Change[] {
   if (section === "info" && name === "version") return [];
   if ((section === "paths" || section === "webhooks") && name !== undefined) {
     const webhook = section === "webhooks";
-    if (method === undefined) return wholePath(diff, section, name, before, after);
-    if (!METHODS.has(method)) {
-      // Path-level parameters, summary or servers: every operation of the path shares them.
-      return [judge(diff, [method, ...rest], `\`${name}\``, webhook, before, after, section, name)];
+    if (method === undefined) return wholePath(diff, section, name, sides);
+    const inside = METHODS.has(method) ? rest : [method, ...rest];
+    const word = wordingKeyword(inside);
+    const where = METHODS.has(method) ? label(section, name, method, sides) : `\`${name}\``;
+    if (word !== undefined) {
+      return [
+        change({ ...WORDING, what: `${word} changed`, why: "wording only" }, where, "", keys),
+      ];
     }
-    const operation = label(section, name, method, before, after);
-    if (rest.length === 0) return [operationAddedOrRemoved(diff, operation)];
-    return [judge(diff, rest, operation, webhook, before, after, section, name, method)];
+    if (!METHODS.has(method)) {
+      // Path-level parameters or servers: every operation of the path shares them.
+      return [judge(diff, inside, where, webhook, sides, section, name)];
+    }
+    if (rest.length === 0) return [operationAddedOrRemoved(diff, where, webhook)];
+    return [judge(diff, rest, where, webhook, sides, section, name, method)];
   }
   const where = `\`${keys.join(".")}\``;
   if (section === "info" || section === "servers" || section === "tags") {
-    const verdict: Verdict = {
-      severity: "compatible",
-      bump: "patch",
-      what: "changed",
-      why: "documentation only",
-    };
+    const verdict: Verdict = { ...WORDING, what: "changed", why: "documentation only" };
     return [change(verdict, where, "", keys)];
   }
   return [change(classify(diff, keys, { flow: "read", webhook: false }), where, "", keys)];
 }
 
-function wholePath(diff: Diff, section: string, name: string, before: Json, after: Json): Change[] {
+function wholePath(diff: Diff, section: string, name: string, sides: Sides): Change[] {
   const item = (diff.action === "remove" ? diff.before : diff.after) as Json | undefined;
   return Object.keys(item ?? {})
     .filter((method) => METHODS.has(method))
-    .map((method) =>
-      operationAddedOrRemoved(diff, label(section, name, method, before, after), [method]),
-    );
+    .map((method) => {
+      const operation = { ...diff, path: [...diff.path, method] } as Diff;
+      return operationAddedOrRemoved(
+        {
+          ...operation,
+          before: (diff.before as Json | undefined)?.[method],
+          after: item?.[method],
+        },
+        label(section, name, method, sides),
+        section === "webhooks",
+      );
+    });
 }
 
-function operationAddedOrRemoved(diff: Diff, operation: string, extra: string[] = []): Change {
-  const keys = [...diff.path.map(String), ...extra];
+function operationAddedOrRemoved(diff: Diff, operation: string, webhook: boolean): Change {
+  const keys = diff.path.map(String);
+  if (webhook) {
+    const object = diff.action === "remove" ? diff.before : diff.after;
+    return change(webhookAddedOrRemoved(diff, object), operation, "", keys);
+  }
   const verdict: Verdict =
     diff.action === "remove"
-      ? {
-          severity: "breaking",
-          bump: "major",
-          what: "operation removed",
-          why: "breaking for clients that call it",
-        }
+      ? { ...BREAKING, what: "operation removed", why: "breaking for clients that call it" }
       : diff.action === "add"
-        ? { severity: "compatible", bump: "minor", what: "operation added", why: "compatible" }
-        : { severity: "breaking", bump: "major", what: "operation replaced", why: "breaking" };
+        ? { ...ADDITION, what: "operation added", why: "compatible" }
+        : { ...BREAKING, what: "operation replaced", why: "breaking" };
   return change(verdict, operation, "", keys);
 }
 
-function label(section: string, name: string, method: string, before: Json, after: Json): string {
+function label(section: string, name: string, method: string, sides: Sides): string {
   const find = (document: Json): unknown =>
     ((document[section] as Json | undefined)?.[name] as Json | undefined)?.[method];
-  const operation = (find(after) ?? find(before)) as Json | undefined;
+  const operation = (find(sides.after) ?? find(sides.before)) as Json | undefined;
   const id =
     typeof operation?.["operationId"] === "string"
       ? `\`${String(operation["operationId"])}\``
@@ -106,13 +140,13 @@ function label(section: string, name: string, method: string, before: Json, afte
   return section === "webhooks" ? `webhook ${id ?? fallback}` : (id ?? fallback);
 }
 
+/** The place of a change inside an operation, and its verdict there. */
 function judge(
   diff: Diff,
   rest: string[],
   operation: string,
   webhook: boolean,
-  before: Json,
-  after: Json,
+  sides: Sides,
   ...at: string[]
 ): Change {
   const keys = diff.path.map(String);
@@ -120,69 +154,73 @@ function judge(
   // The roles are reversed in a webhook: the service sends the request, the receiver reads it.
   const sent: Flow = webhook ? "read" : "written";
   const answered: Flow = webhook ? "written" : "read";
+  const place = (flow: Flow, parameter = false): Place => ({
+    flow,
+    webhook,
+    parameter,
+    owner: owner(keys, sides),
+  });
+  if (part === EVENT_EXTENSION && webhook) return change(eventChanged(diff), operation, "", keys);
   if (part === "responses") {
     const [status, sub, header, ...tail] = inner;
     if (sub === undefined)
       return statusChange(diff, operation, status ?? "", answered, webhook, keys);
-    if (sub === "headers" && header !== undefined && tail.length === 0) {
-      return headerChange(diff, operation, `${status} header \`${header}\``, answered, keys);
+    if (sub === "headers" && header !== undefined) {
+      const where = `${operation} ${status} header \`${header}\``;
+      if (tail.length === 0) return headerAddedOrRemoved(diff, where, answered, webhook, keys);
+      if (tail[0] === "required" && tail.length === 1) {
+        return change(requiredChange(diff, answered, webhook), where, "", keys);
+      }
+      const { field, schemaKeys } = schemaPlace(tail[0] === "schema" ? tail.slice(1) : tail);
+      return change(classify(diff, schemaKeys, place(answered)), where, field, keys);
     }
     if (sub === "content" && header !== undefined && tail.length === 0) {
       return mediaTypeChange(diff, `${operation} ${status}`, header, answered, webhook, keys);
     }
     const { field, schemaKeys } = schemaPlace(inner.slice(3));
-    const where = `${operation} ${status}${sub === "headers" ? ` header \`${header}\`` : ""}`;
-    return change(classify(diff, schemaKeys, { flow: answered, webhook }), where, field, keys);
-  }
-  if (part === "parameters") {
-    const [index, ...tail] = inner;
-    const parameter = parameterAt(diff, [...at, "parameters", index ?? ""], before, after);
-    const where = `${operation} ${parameter.in} parameter \`${parameter.name}\``;
-    if (tail.length === 0)
-      return parameterAddedOrRemoved(diff, where, parameter.required, sent, keys);
-    if (tail[0] === "required" && tail.length === 1) {
-      const nowRequired = diff.after === true;
-      const verdict: Verdict =
-        sent === "written" && nowRequired
-          ? {
-              severity: "breaking",
-              bump: "major",
-              what: "now required",
-              why: "breaking for clients that leave it out",
-            }
-          : {
-              severity: "compatible",
-              bump: "minor",
-              what: nowRequired ? "now required" : "now optional",
-              why: "compatible",
-            };
-      return change(verdict, where, "", keys);
-    }
-    const { field, schemaKeys } = schemaPlace(tail[0] === "schema" ? tail.slice(1) : tail);
-    return change(classify(diff, schemaKeys, { flow: sent, webhook }), where, field, keys);
-  }
-  if (part === "requestBody") {
-    if (inner[0] === "content" && inner[1] !== undefined && inner.length === 2) {
-      return mediaTypeChange(diff, `${operation} request body`, inner[1], sent, webhook, keys);
-    }
-    if (inner[0] === "required" && inner.length === 1) {
-      return parameterAddedOrRemoved(
-        { ...diff, action: diff.after === true ? "add" : "remove" },
-        `${operation} request body`,
-        true,
-        sent,
-        keys,
-      );
-    }
-    const { field, schemaKeys } = schemaPlace(inner[0] === "content" ? inner.slice(3) : inner);
     return change(
-      classify(diff, schemaKeys, { flow: sent, webhook }),
-      `${operation} request body`,
+      classify(diff, schemaKeys, place(answered)),
+      `${operation} ${status}`,
       field,
       keys,
     );
   }
-  return change(classify(diff, rest, { flow: sent, webhook }), operation, "", keys);
+  if (part === "parameters") {
+    const [index, ...tail] = inner;
+    const parameter = parameterAt(diff, [...at, "parameters", index ?? ""], sides);
+    const where = `${operation} ${parameter.in} parameter \`${parameter.name}\``;
+    if (tail.length === 0) return parameterAddedOrRemoved(diff, where, parameter, sent, keys);
+    if (tail[0] === "required" && tail.length === 1) {
+      return change(requiredChange(diff, sent, webhook), where, "", keys);
+    }
+    const { field, schemaKeys } = schemaPlace(tail[0] === "schema" ? tail.slice(1) : tail);
+    return change(classify(diff, schemaKeys, place(sent, true)), where, field, keys);
+  }
+  if (part === "requestBody") {
+    const where = `${operation} request body`;
+    if (inner.length === 0) return requestBodyAddedOrRemoved(diff, where, sent, webhook, keys);
+    if (inner[0] === "content" && inner[1] !== undefined && inner.length === 2) {
+      return mediaTypeChange(diff, where, inner[1], sent, webhook, keys);
+    }
+    if (inner[0] === "required" && inner.length === 1) {
+      return change(requiredChange(diff, sent, webhook), where, "", keys);
+    }
+    const { field, schemaKeys } = schemaPlace(inner[0] === "content" ? inner.slice(3) : inner);
+    return change(classify(diff, schemaKeys, place(sent)), where, field, keys);
+  }
+  return change(classify(diff, rest, place(sent)), operation, "", keys);
+}
+
+/**
+ * The schema holding the changed keyword, on both sides: the path up to an enum, a const or a
+ * composition keyword (the last one in the path), or to the keyword itself.
+ */
+function owner(keys: readonly string[], sides: Sides): NonNullable<Place["owner"]> {
+  const at = Math.max(
+    ...["enum", "const", "oneOf", "anyOf", "allOf"].map((k) => keys.lastIndexOf(k)),
+  );
+  const prefix = keys.slice(0, at === -1 ? -1 : at);
+  return { before: valueAt(sides.before, prefix), after: valueAt(sides.after, prefix) };
 }
 
 /** The member a schema keyword belongs to (`[].tag`), from the keys inside the schema. */
@@ -196,26 +234,46 @@ function schemaPlace(schemaKeys: string[]): { field: string; schemaKeys: string[
   return { field: names.join(".").replaceAll(".[]", "[]"), schemaKeys };
 }
 
-function parameterAt(
-  diff: Diff,
-  at: string[],
-  before: Json,
-  after: Json,
-): { name: string; in: string; required: boolean } {
-  const from = (document: Json): Json | undefined => {
-    let value: unknown = document;
-    for (const key of at) value = (value as Json | undefined)?.[key];
-    return value as Json | undefined;
-  };
+interface ParameterFacts {
+  name: string;
+  in: string;
+  required: boolean;
+}
+
+function parameterAt(diff: Diff, at: string[], sides: Sides): ParameterFacts {
   const whole = diff.path.length === at.length ? (diff.after ?? diff.before) : undefined;
+  // api-smart-diff lists an operation's parameters after its path's, as they apply.
+  const [section = "", name = "", method = ""] = at;
+  const index = Number(at.at(-1));
+  const listed = (document: Json): unknown => {
+    const item = valueAt(document, [section, name]) as Json | undefined;
+    const shared = (item?.["parameters"] ?? []) as unknown[];
+    if (!METHODS.has(method)) return shared[index];
+    const own = ((item?.[method] as Json | undefined)?.["parameters"] ?? []) as unknown[];
+    return [...shared, ...own][index];
+  };
   const parameter = (whole ??
-    (diff.action === "add" ? from(after) : from(before)) ??
-    from(after)) as Json | undefined;
+    (diff.action === "add" ? listed(sides.after) : listed(sides.before)) ??
+    listed(sides.after)) as Json | undefined;
   return {
     name: String(parameter?.["name"] ?? "?"),
     in: String(parameter?.["in"] ?? "?"),
     required: parameter?.["required"] === true,
   };
+}
+
+/** `required: true` set or dropped on a parameter, a request body or an answer's header. */
+function requiredChange(diff: Diff, flow: Flow, webhook: boolean): Verdict {
+  const nowRequired = diff.after === true;
+  const reader = webhook ? "receivers" : "clients";
+  if (flow === "written") {
+    return nowRequired
+      ? { ...BREAKING, what: "now required", why: `breaking for ${reader} that leave it out` }
+      : { ...ADDITION, what: "now optional", why: "compatible" };
+  }
+  return nowRequired
+    ? { ...ADDITION, what: "now always sent", why: "compatible" }
+    : { ...BREAKING, what: "now optional", why: `breaking for ${reader} that read it` };
 }
 
 function statusChange(
@@ -229,18 +287,12 @@ function statusChange(
   const reader = webhook ? "receivers" : "clients";
   let verdict: Verdict;
   if (diff.action === "add") {
-    verdict = { severity: "compatible", bump: "minor", what: "status added", why: "compatible" };
+    verdict = { ...ADDITION, what: "status added", why: "compatible" };
   } else if (flow === "read") {
-    verdict = {
-      severity: "breaking",
-      bump: "major",
-      what: "status removed",
-      why: `breaking for ${reader} that handle it`,
-    };
+    verdict = { ...BREAKING, what: "status removed", why: `breaking for ${reader} that handle it` };
   } else {
     verdict = {
-      severity: "possibly breaking",
-      bump: "minor",
+      ...POSSIBLY,
       what: "status removed",
       why: `possibly breaking for ${reader} that answer it`,
     };
@@ -260,84 +312,80 @@ function mediaTypeChange(
   const doing = flow === "read" ? "read" : "send";
   const verdict: Verdict =
     diff.action === "add"
-      ? {
-          severity: "compatible",
-          bump: "minor",
-          what: `media type \`${mediaType}\` added`,
-          why: "compatible",
-        }
+      ? { ...ADDITION, what: `media type \`${mediaType}\` added`, why: "compatible" }
       : {
-          severity: "breaking",
-          bump: "major",
+          ...BREAKING,
           what: `media type \`${mediaType}\` ${diff.action === "remove" ? "removed" : "replaced"}`,
           why: `breaking for ${who} that ${doing} it`,
         };
   return change(verdict, where, "", keys);
 }
 
-function headerChange(
+function headerAddedOrRemoved(
   diff: Diff,
-  operation: string,
   where: string,
   flow: Flow,
+  webhook: boolean,
   keys: string[],
 ): Change {
-  const verdict: Verdict =
-    diff.action === "add"
-      ? { severity: "compatible", bump: "minor", what: "header added", why: "compatible" }
-      : flow === "read"
-        ? {
-            severity: "breaking",
-            bump: "major",
-            what: "header removed",
-            why: "breaking for clients that read it",
-          }
-        : {
-            severity: "possibly breaking",
-            bump: "minor",
-            what: "header removed",
-            why: "possibly breaking",
-          };
-  return change(verdict, `${operation} ${where}`, "", keys);
+  const reader = webhook ? "receivers" : "clients";
+  const wasRequired = (diff.before as Json | undefined)?.["required"] === true;
+  let verdict: Verdict;
+  if (diff.action === "add") verdict = { ...ADDITION, what: "header added", why: "compatible" };
+  else if (flow === "read" && wasRequired) {
+    verdict = { ...BREAKING, what: "header removed", why: `breaking for ${reader} that read it` };
+  } else {
+    // oasdiff: optional-response-header-removed (WARN).
+    verdict = { ...POSSIBLY, what: "header removed", why: `possibly breaking for ${reader}` };
+  }
+  return change(verdict, where, "", keys);
+}
+
+function requestBodyAddedOrRemoved(
+  diff: Diff,
+  where: string,
+  flow: Flow,
+  webhook: boolean,
+  keys: string[],
+): Change {
+  const body = (diff.action === "remove" ? diff.before : diff.after) as Json | undefined;
+  if (diff.action === "add") {
+    return change(
+      body?.["required"] === true && flow === "written"
+        ? { ...BREAKING, what: "added, required", why: "breaking for clients that leave it out" }
+        : { ...ADDITION, what: "added", why: "compatible" },
+      where,
+      "",
+      keys,
+    );
+  }
+  const reader = webhook ? "receivers that read it" : "clients that send it";
+  return change({ ...BREAKING, what: "removed", why: `breaking for ${reader}` }, where, "", keys);
 }
 
 function parameterAddedOrRemoved(
   diff: Diff,
   where: string,
-  required: boolean,
+  parameter: ParameterFacts,
   flow: Flow,
   keys: string[],
 ): Change {
   let verdict: Verdict;
   if (diff.action === "remove") {
+    // oasdiff: request-parameter-removed is a WARN; this server refuses a query parameter an
+    // operation does not take, so a client that still sends it is refused.
     verdict =
       flow === "written"
-        ? {
-            severity: "breaking",
-            bump: "major",
-            what: "removed",
-            why: "breaking for clients that send it",
-          }
-        : {
-            severity: "breaking",
-            bump: "major",
-            what: "removed",
-            why: "breaking for receivers that read it",
-          };
-  } else if (diff.action === "add" && required && flow === "written") {
+        ? { ...BREAKING, what: "removed", why: "breaking for clients that send it" }
+        : { ...BREAKING, what: "removed", why: "breaking for receivers that read it" };
+  } else if (diff.action === "add" && parameter.required && flow === "written") {
     verdict = {
-      severity: "breaking",
-      bump: "major",
+      ...BREAKING,
       what: "added, required",
       why: "breaking for clients that leave it out",
     };
   } else {
-    verdict = {
-      severity: "compatible",
-      bump: "minor",
-      what: diff.action === "add" ? "added" : "changed",
-      why: "compatible",
-    };
+    verdict = { ...ADDITION, what: diff.action === "add" ? "added" : "changed", why: "compatible" };
   }
   return change(verdict, where, "", keys);
 }

@@ -1,7 +1,7 @@
 // The released documents: a committed copy of each, openapi/releases/<info.version>.yaml, so a
 // fresh clone (CI checks out no tags, often no history) has the baseline without git.
 import { readdirSync, readFileSync } from "node:fs";
-import { parse } from "yaml";
+import { parseYaml } from "../openapi/document.ts";
 import { compareVersions, parseVersion } from "./semver.ts";
 
 export const releasesDirectory = new URL("../../openapi/releases/", import.meta.url);
@@ -17,7 +17,7 @@ export function readReleases(directory: URL = releasesDirectory): Release[] {
     .filter((name) => name.endsWith(".yaml"))
     .map((name) => {
       const version = name.slice(0, -".yaml".length);
-      const document = parse(readFileSync(new URL(name, directory), "utf8")) as {
+      const document = parseYaml(readFileSync(new URL(name, directory), "utf8")) as {
         info?: { version?: unknown };
       };
       if (document.info?.version !== version) {

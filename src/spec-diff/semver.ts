@@ -5,10 +5,13 @@ import type { Change } from "./diff.ts";
 
 export type Version = readonly [number, number, number];
 
+/** An `info.version` not written MAJOR.MINOR.PATCH. */
+export class VersionError extends Error {}
+
 export function parseVersion(text: string): Version {
   const match = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$/.exec(text);
   if (match === null)
-    throw new Error(`info.version ${JSON.stringify(text)} is not MAJOR.MINOR.PATCH`);
+    throw new VersionError(`info.version ${JSON.stringify(text)} is not MAJOR.MINOR.PATCH`);
   return [Number(match[1]), Number(match[2]), Number(match[3])];
 }
 

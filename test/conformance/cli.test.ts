@@ -22,6 +22,33 @@ describe("plantstore conformance options", () => {
     expect(() => parseConformanceCommand(args, {})).toThrow(/--fresh needs --allow-writes/);
   });
 
+  it("when --max-body, --allow-webhooks and --webhook-receiver are given, then the run takes them", () => {
+    const options = parseConformanceCommand(
+      [
+        ...["--base-url", "http://127.0.0.1:1", "--allow-writes", "--allow-webhooks"],
+        ...["--max-body", "512KiB", "--webhook-receiver", "[::1]:9400"],
+      ],
+      {},
+    );
+
+    expect(options).toMatchObject({
+      maxBodyBytes: 512 * 1024,
+      allowWebhooks: true,
+      webhookReceiver: { host: "::1", port: 9400 },
+    });
+  });
+
+  it("when --webhook-receiver is given without --allow-writes, or a size or address is not one, then it is a usage mistake", () => {
+    const base = ["--base-url", "http://127.0.0.1:1"];
+    expect(() =>
+      parseConformanceCommand([...base, "--webhook-receiver", "127.0.0.1:9400"], {}),
+    ).toThrow(/--webhook-receiver needs --allow-writes/);
+    expect(() => parseConformanceCommand([...base, "--max-body", "4GB"], {})).toThrow(UsageError);
+    expect(() =>
+      parseConformanceCommand([...base, "--allow-writes", "--webhook-receiver", "9400"], {}),
+    ).toThrow(/HOST:PORT/);
+  });
+
   it("when options are given, then the run takes them, and the token may come from CONFORMANCE_TOKEN", () => {
     const options = parseConformanceCommand(
       [

@@ -1,13 +1,14 @@
 // The conformance run (npm run conformance) against the real server of each engine, where every
 // check passes, and against a broken proxy in front of it, where each fault is found and named.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
 import { type ConformanceOptions, DEFAULT_OPTIONS } from "../../src/conformance/options.ts";
-import type { RunResult } from "../../src/conformance/results.ts";
 import { runConformance } from "../../src/conformance/run.ts";
+import { documentPath } from "../../src/openapi/document.ts";
 import { TOKEN } from "../helpers/app.ts";
 import { runCli } from "../helpers/cli.ts";
-import { type ServerProcess, startServer } from "../helpers/server-process.ts";
-import { type StoreEngine, sqliteEngine, storeEngines, useTestStore } from "../helpers/stores.ts";
+import { failures, useServerOn } from "../helpers/conformance-run.ts";
+import { sqliteEngine, storeEngines } from "../helpers/stores.ts";
 
 const options = (baseUrl: string, more: Partial<ConformanceOptions> = {}): ConformanceOptions => ({
   ...DEFAULT_OPTIONS,
@@ -15,24 +16,6 @@ const options = (baseUrl: string, more: Partial<ConformanceOptions> = {}): Confo
   token: TOKEN,
   ...more,
 });
-
-const failures = (run: RunResult) =>
-  run.checks
-    .filter((check) => check.broken.length > 0)
-    .map((check) => `${check.operationId} ${check.name}: ${check.broken.join("; ")}`);
-
-/** A spawned server on a store of its own, for the tests of one describe. */
-function useServerOn(engine: StoreEngine) {
-  const database = useTestStore(engine);
-  let server: ServerProcess | undefined;
-  beforeAll(async () => {
-    server = await startServer({ databaseUrl: database().url });
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
-  return { database, url: () => server?.url ?? "" };
-}
 
 const WEBHOOK_READS = ["listWebhookEndpoints", "getWebhookEndpoint", "listWebhookDeliveries"];
 
@@ -92,6 +75,26 @@ describe("conformance within its bounds", () => {
     expect(run.requests).toBe(7);
     expect(run.notes).toContain("a step stopped early: --max-requests reached");
     expect(failures(run)).toEqual([]);
+  });
+});
+
+describe("conformance against the YAML itself (--document)", () => {
+  const { url } = useServerOn(sqliteEngine);
+
+  it("when the server has no metrics token, then its open /metrics passes, as its published document says", async () => {
+    const run = await runConformance(
+      options(url(), {
+        document: { file: fileURLToPath(documentPath) },
+        operations: ["getMetrics", "getHealth"],
+      }),
+    );
+
+    expect(failures(run)).toEqual([]);
+    const noToken = run.checks.find((c) => c.operationId === "getMetrics" && c.name === "no token");
+    expect(noToken?.answer.status).toBe(200);
+    expect(run.notes.join("\n")).toContain(
+      "getMetrics is served open, as the deployment's /openapi.json says (metricsToken not configured)",
+    );
   });
 });
 

@@ -104,6 +104,12 @@ describe("generated/api-changelog.md", () => {
   it("when it is compared with the released documents and the YAML, then it is current (else run npm run generate)", () => {
     expect(readFileSync(changelogPath, "utf8")).toBe(renderApiChangelog());
   });
+
+  it("when it is read, then every released version has its section, 1.1.0 included", () => {
+    const text = readFileSync(changelogPath, "utf8");
+    expect(releases.map((release) => release.version)).toContain("1.1.0");
+    for (const { version } of releases) expect(text).toContain(`\n## ${version}\n`);
+  });
 });
 
 describe("versionProblem", () => {
