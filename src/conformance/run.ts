@@ -8,7 +8,7 @@ import type { ConformanceOptions } from "./options.ts";
 import type { Check, RunResult } from "./results.ts";
 import { auth, ConformanceRun, resultOf } from "./run-context.ts";
 import { BudgetSpent, type Request, Sender } from "./sender.ts";
-import { credentials, exactIds, examples, probes } from "./steps.ts";
+import { credentials, exactIds, examples, probes, storedData } from "./steps.ts";
 import { checkWebhooks } from "./webhook-check.ts";
 import { guardWebhooks } from "./webhook-guard.ts";
 
@@ -24,7 +24,7 @@ export async function runConformance(
   // Whether writes may message a subscriber is known before any write; the webhook checks
   // clean up before the examples run (a fresh deployment's examples see nothing of theirs);
   // the probes last: they may spend what is left of --max-writes.
-  const steps = [guardWebhooks, checkWebhooks, examples, exactIds, credentials, probes];
+  const steps = [guardWebhooks, checkWebhooks, examples, exactIds, storedData, credentials, probes];
   try {
     // A step cut short by a spent budget leaves the next ones their reads.
     for (const step of steps) {

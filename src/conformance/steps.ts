@@ -1,7 +1,12 @@
-// A run's steps: the document's request examples, exact int64 ids past 2^53, credentials and
-// scopes, then the schema-driven probes (probes.ts). Each sends through the run's check.
+// A run's steps: the document's request examples, exact int64 ids past 2^53, what the declared
+// tables keep, credentials and scopes, then the schema-driven probes (probes.ts). Each sends
+// through the run's check.
 import { isDeepStrictEqual } from "node:util";
+import type { Document } from "openapi-backend";
+import { dereference } from "../openapi/backend.ts";
+import { type ApiData, apiData } from "../openapi/data.ts";
 import { parseYaml } from "../openapi/document.ts";
+import { keyColumn } from "../store/tables.ts";
 import { Bindings } from "./bindings.ts";
 import { bodyOf, documentExamples, type RequestExample } from "./examples.ts";
 import { type Collection, collectionsOf, idOf, idsInList, withId } from "./int64.ts";
@@ -15,6 +20,7 @@ import {
 import { runProbes } from "./probes.ts";
 import { auth, type ConformanceRun } from "./run-context.ts";
 import { type Answer, isWrite, type Request } from "./sender.ts";
+import { checkStoredData } from "./stored-data.ts";
 
 export async function examples(run: ConformanceRun): Promise<void> {
   const { options } = run;
@@ -240,3 +246,48 @@ async function createWithExactId(
   if (remove !== undefined) run.created.push({ path: itemPath(collection, String(id)), remove });
   return String(id);
 }
+
+/**
+ * Every declared table (x-table) keeps what it accepts: each member of a create and of a merge
+ * patch reads back as sent, and each filter returns exactly the rows that match
+ * (stored-data.ts). The rows' keys come from --id-range, so only int64-keyed tables are checked.
+ */
+export async function storedData(run: ConformanceRun): Promise<void> {
+  if (!run.writing) return;
+  let data: ApiData;
+  try {
+    data = apiData(await dereference(structuredClone(run.document) as Document));
+  } catch (error) {
+    run.notes.push(`stored data not checked: ${(error as Error).message}`);
+    return;
+  }
+  const chosen = new Set(run.operations.map((op) => op.operationId));
+  const findings = await checkStoredData(
+    run.document,
+    { ...data, operations: data.operations.filter((op) => chosen.has(op.operationId)) },
+    async (method, target, body, operationId) => {
+      const answer = await run.check(operationId, `stored data: ${method} ${target}`, {
+        method,
+        target,
+        headers: {
+          ...auth(run.options.token),
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+        },
+        ...(body === undefined ? {} : { body }),
+      });
+      return { status: answer.status, text: answer.body, link: answer.headers["link"] };
+    },
+    run.options.seed,
+    {
+      key: (table) => (keyColumn(table).kind === "int64" ? run.nextId() : undefined),
+      note: (line) => {
+        if (!run.notes.includes(line)) run.notes.push(line);
+      },
+    },
+  );
+  for (const finding of findings) {
+    run.record("(stored data)", "every member kept", NO_REQUEST, [finding]);
+  }
+}
+
+const NO_REQUEST: Request = { method: "-", target: "", headers: {} };

@@ -9,12 +9,26 @@ import { jsonText, jsonValue, sameJson } from "../store/json-values.ts";
 import type { Row, Table } from "../store/tables.ts";
 import { type Schema, SchemaValues } from "./schema-values.ts";
 
-/** One request to the server: a path with its query, and a JSON body's text; `link` its Link header. */
+/**
+ * One request to the server: a path with its query, a JSON body's text, and the operation it
+ * is; `link` is the answer's Link header.
+ */
 export type Call = (
   method: string,
   target: string,
-  body?: string,
+  body: string | undefined,
+  operationId: string,
 ) => Promise<{ status: number; text: string; link?: string | undefined }>;
+
+/**
+ * Where a run may write only rows it owns (a deployment's conformance run): the key of each
+ * row it makes, and of each row a member names; undefined when it has none to give, and the
+ * table is then not checked (`note` says why).
+ */
+export interface KeySource {
+  key(table: Table): unknown;
+  note(line: string): void;
+}
 
 /** What a check found wrong, a sentence each; none when the server keeps every member. */
 export type Findings = string[];
@@ -31,6 +45,7 @@ interface Run {
   values: SchemaValues;
   call: Call;
   seed: number;
+  keys: KeySource | undefined;
 }
 
 /** A table's plain actions, as the document declares them, with their paths and bodies. */
@@ -38,9 +53,9 @@ interface Actions {
   table: Table;
   create: { path: string; body: Schema };
   itemPath: (key: unknown) => string;
+  ids: { create: string; get: string; delete: string | undefined };
   update?: { id: string; body: Schema } | undefined;
-  list?: { path: string; filters: readonly string[] } | undefined;
-  deletes: boolean;
+  list?: { id: string; path: string; filters: readonly string[] } | undefined;
 }
 
 /** Every declared table with a create and a read, checked in turn. */
@@ -49,6 +64,7 @@ export async function checkStoredData(
   data: ApiData,
   call: Call,
   seed: number,
+  keys?: KeySource,
 ): Promise<Findings> {
   const doc = document as Document;
   const run: Run = {
@@ -57,6 +73,7 @@ export async function checkStoredData(
     values: new SchemaValues(doc.components?.schemas ?? {}),
     call,
     seed,
+    keys,
   };
   const findings: Findings = [];
   for (const table of data.tables) {
@@ -73,7 +90,7 @@ async function checkTable(run: Run, actions: Actions): Promise<Findings> {
   const parents: { actions: Actions; row: Row }[] = [];
   const create = async (row: Row): Promise<boolean> => {
     for (const parent of await parentsFor(run, table, row)) parents.push(parent);
-    const answer = await run.call("POST", actions.create.path, jsonText(row));
+    const answer = await run.call("POST", actions.create.path, jsonText(row), actions.ids.create);
     if (answer.status >= 300) {
       findings.push(
         `creating a valid ${table.noun} was answered ${answer.status}: ${answer.text.slice(0, 200)}`,
@@ -84,13 +101,17 @@ async function checkTable(run: Run, actions: Actions): Promise<Findings> {
     return true;
   };
   try {
-    const row = everyMember(run, actions.create.body, run.seed);
-    if (await create(row)) {
+    const row = owned(run, table, everyMember(run, actions.create.body, run.seed));
+    if (row !== undefined && (await create(row))) {
       findings.push(...(await readBack(run, actions, row, "the create")));
-      if (actions.update !== undefined) {
-        const patch = everyMember(run, actions.update.body, run.seed + 1);
+      const patch =
+        actions.update === undefined
+          ? undefined
+          : owned(run, table, everyMember(run, actions.update.body, run.seed + 1), false);
+      if (actions.update !== undefined && patch !== undefined) {
         for (const parent of await parentsFor(run, table, patch)) parents.push(parent);
-        const answer = await run.call("PATCH", actions.itemPath(row[table.key]), jsonText(patch));
+        const target = actions.itemPath(row[table.key]);
+        const answer = await run.call("PATCH", target, jsonText(patch), actions.update.id);
         if (answer.status >= 300) {
           findings.push(
             `a valid patch of a ${table.noun} was answered ${answer.status}: ${answer.text.slice(0, 200)}`,
@@ -104,14 +125,45 @@ async function checkTable(run: Run, actions: Actions): Promise<Findings> {
       findings.push(...(await checkFilter(run, actions, member, create)));
     }
   } finally {
-    if (actions.deletes) {
-      for (const row of made) await run.call("DELETE", actions.itemPath(row[table.key]));
-    }
-    for (const parent of parents.reverse()) {
-      await run.call("DELETE", parent.actions.itemPath(parent.row[parent.actions.table.key]));
-    }
+    for (const row of made) await remove(run, actions, row);
+    for (const parent of parents.reverse()) await remove(run, parent.actions, parent.row);
   }
   return findings;
+}
+
+async function remove(run: Run, actions: Actions, row: Row): Promise<void> {
+  const { delete: id } = actions.ids;
+  if (id !== undefined) {
+    await run.call("DELETE", actions.itemPath(row[actions.table.key]), undefined, id);
+  }
+}
+
+/**
+ * The row with keys the run owns (KeySource) in place of the made-up ones: its own key (when
+ * `keyed`) and each member naming another table's row. Undefined when a key cannot be had.
+ */
+function owned(run: Run, table: Table, row: Row, keyed = true): Row | undefined {
+  const { keys } = run;
+  if (keys === undefined) return row;
+  const mine: Row = { ...row };
+  const give = (member: string, of: Table): boolean => {
+    const key = keys.key(of);
+    if (key === undefined) {
+      keys.note(`${table.name} not checked for dropped members: no key of ${of.name} to write`);
+      return false;
+    }
+    mine[member] = key;
+    return true;
+  };
+  if (keyed && !give(table.key, table)) return undefined;
+  for (const column of table.columns) {
+    const parent = run.data.tables.find((t) => t.name === column.references);
+    if (parent === undefined || mine[column.member] === undefined || mine[column.member] === null) {
+      continue;
+    }
+    if (!give(column.member, parent)) return undefined;
+  }
+  return mine;
 }
 
 function actionsOf(run: Run, table: Table): Actions | undefined {
@@ -128,13 +180,17 @@ function actionsOf(run: Run, table: Table): Actions | undefined {
     table,
     create: { path: operationOf(run.document, create.operationId).path, body: bodyOf(run, create) },
     itemPath: (key) => getPath.replace(keyParameter, encodeURIComponent(queryText(key))),
+    ids: { create: create.operationId, get: get.operationId, delete: find("delete")?.operationId },
     update:
       update === undefined ? undefined : { id: update.operationId, body: bodyOf(run, update) },
     list:
       list === undefined
         ? undefined
-        : { path: operationOf(run.document, list.operationId).path, filters: list.filters },
-    deletes: find("delete") !== undefined,
+        : {
+            id: list.operationId,
+            path: operationOf(run.document, list.operationId).path,
+            filters: list.filters,
+          },
   };
 }
 
@@ -161,11 +217,15 @@ function bodyOf(run: Run, op: ResourceOperation): Schema {
   return run.values.flat(schema ?? {});
 }
 
-/** A value of the body schema with every member it names set, and not to null. */
 function everyMember(run: Run, schema: Schema, seed: number): Row {
+  return everyMemberOf(run.values, schema, seed);
+}
+
+/** A value of the (flat) body schema with every member it names set, and not to null. */
+export function everyMemberOf(values: SchemaValues, schema: Schema, seed: number): Row {
   const { members } = membersOf(schema as Record<string, unknown>);
   const found = fc
-    .sample(run.values.validValue(schema, 4096), { numRuns: 200, seed })
+    .sample(values.validValue(schema, 4096), { numRuns: 200, seed })
     .find((value) =>
       members.every(
         ([name]) => (value as Row)[name] !== undefined && (value as Row)[name] !== null,
@@ -192,7 +252,12 @@ async function parentsFor(
       ...everyMember(run, actions.create.body, run.seed + 3),
       [parent.key]: value,
     };
-    const answer = await run.call("POST", actions.create.path, jsonText(parentRow));
+    const answer = await run.call(
+      "POST",
+      actions.create.path,
+      jsonText(parentRow),
+      actions.ids.create,
+    );
     if (answer.status < 300) made.push({ actions, row: parentRow });
   }
   return made;
@@ -201,7 +266,12 @@ async function parentsFor(
 /** Reads the row back and names each member that did not come back as sent. */
 async function readBack(run: Run, actions: Actions, sent: Row, after: string): Promise<Findings> {
   const { table } = actions;
-  const answer = await run.call("GET", actions.itemPath(sent[table.key]));
+  const answer = await run.call(
+    "GET",
+    actions.itemPath(sent[table.key]),
+    undefined,
+    actions.ids.get,
+  );
   if (answer.status !== 200) {
     return [`after ${after}, reading the ${table.noun} back was answered ${answer.status}`];
   }
@@ -230,11 +300,13 @@ async function checkFilter(
     .sample(run.values.validValue(actions.create.body, 2048), { numRuns: 60, seed: run.seed + 7 })
     .map((row) => row as Row)
     .filter((row) => row[member] !== undefined && row[member] !== null);
-  const first = rows[0];
-  const second = rows.find(
-    (row) =>
-      !sameJson(row[member], first?.[member]) && !sameJson(row[table.key], first?.[table.key]),
+  const made = rows[0];
+  const other = rows.find(
+    (row) => !sameJson(row[member], made?.[member]) && !sameJson(row[table.key], made?.[table.key]),
   );
+  if (made === undefined || other === undefined) return [];
+  const first = owned(run, table, made);
+  const second = owned(run, table, other);
   if (first === undefined || second === undefined) return [];
   if (!(await create(first)) || !(await create(second))) return [];
   const wanted = first[member];
@@ -242,7 +314,7 @@ async function checkFilter(
   let target: string | undefined =
     `${list.path}?${encodeURIComponent(member)}=${encodeURIComponent(queryText(wanted))}`;
   for (let pages = 0; target !== undefined && pages < 50; pages++) {
-    const answer = await run.call("GET", target);
+    const answer = await run.call("GET", target, undefined, list.id);
     if (answer.status !== 200)
       return [`filtering ${table.name} on ${member} was answered ${answer.status}`];
     seen.push(...(jsonValue(answer.text) as Row[]));

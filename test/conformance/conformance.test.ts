@@ -30,8 +30,11 @@ describe.each(storeEngines)("conformance of a healthy server ($name)", (engine) 
     expect(failures(run)).toEqual([]);
     expect(run.checks.some((check) => check.name.startsWith("example "))).toBe(true);
     expect(run.checks.some((check) => check.name.startsWith("create id"))).toBe(true);
+    expect(run.checks.some((check) => check.name.startsWith("stored data: PATCH"))).toBe(true);
     const validWrites = run.checks.filter(
-      (check) => check.name === "probe (valid)" && check.request.method !== "GET",
+      (check) =>
+        (check.name === "probe (valid)" || check.name.startsWith("stored data: ")) &&
+        check.request.method !== "GET",
     );
     const { from, to } = DEFAULT_OPTIONS.idRange;
     const inRange = (id: bigint) => id >= from && id <= to;
