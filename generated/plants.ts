@@ -316,8 +316,11 @@ export type paths = {
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description Registers a URL that receives the `newPlant` webhook: from this answer on,
-         *     every plant created is sent to it, signed with the endpoint's secret.
+         * @description Registers a URL that receives the webhooks it names in `events` (every one
+         *     this document declares when it names none): from this answer on, each event
+         *     of those is sent to it, signed with the endpoint's secret. An event the API
+         *     adds later is sent only to the endpoints that name it (`PATCH` an endpoint to
+         *     subscribe to it). Each message names its event in `webhook-event`.
          *
          *     The URL must be `https://` and its host must not be, or resolve to, a
          *     loopback, private, link-local or cloud metadata address; the address is
@@ -360,7 +363,18 @@ export type paths = {
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a webhook endpoint
+         * @description Changes the events the endpoint is sent, or its description, as a JSON Merge
+         *     Patch (RFC 7396): a member sent replaces the stored one, a member not sent is
+         *     kept, and `"description": null` removes the description. An event it was sent
+         *     before and still names goes on as before; an event it now names for the first
+         *     time is sent from the next one recorded; an event it no longer names is not
+         *     sent from now on (deliveries already made are kept in its log).
+         *
+         *     The body is sent as `application/merge-patch+json` or `application/json`.
+         */
+        patch: operations["updateWebhookEndpoint"];
         trace?: never;
     };
     "/webhook-endpoints/{id}/rotate-secret": {
@@ -460,13 +474,13 @@ export type webhooks = {
         put?: never;
         /**
          * New plant
-         * @description Information about a new plant added to the store, sent to every registered
-         *     endpoint once the plant is committed. A plant deleted and created again is
+         * @description Information about a new plant added to the store, sent to every endpoint
+         *     subscribed to `newPlant` once the plant is committed. A plant deleted and created again is
          *     sent again; a create that changed nothing (a retry of a stored plant) or
          *     was refused sends nothing.
          *
-         *     Each message is a POST with `Content-Type: application/json` and the three
-         *     Standard Webhooks headers below. The signature is an HMAC-SHA256, keyed
+         *     Each message is a POST with `Content-Type: application/json`, the three
+         *     Standard Webhooks headers below, and `webhook-event` naming the event. The signature is an HMAC-SHA256, keyed
          *     with the endpoint's secret (the base64 after `whsec_`), of the
          *     `webhook-id`, a full stop, the `webhook-timestamp`, a full stop and the raw
          *     body; check it before trusting the body, and refuse a timestamp far from
@@ -481,6 +495,32 @@ export type webhooks = {
          *     be sent again from its endpoint's delivery log.
          */
         post: operations["newPlantWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plant/deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Plant deleted
+         * @description A plant removed from the store, sent to every endpoint subscribed to
+         *     `plantDeleted` once the delete is committed; a delete of an id not stored
+         *     (404) sends nothing. Endpoints registered before this event existed are not
+         *     sent it unless they subscribe to it.
+         *
+         *     Signed, delivered and retried as the `newPlant` webhook is, with
+         *     `webhook-event: plantDeleted`.
+         */
+        post: operations["plantDeletedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -529,6 +569,14 @@ export type components = {
              */
             id: bigint;
         };
+        /** @description A plant deleted, by its id. */
+        DeletedPlant: {
+            /**
+             * Format: int64
+             * @description Identification number of the plant: a 64-bit integer that must be sent and parsed exactly (as a bigint or int64, never a double, which rounds past 2^53).
+             */
+            id: bigint;
+        };
         Error: {
             /**
              * Format: int32
@@ -548,7 +596,24 @@ export type components = {
             url: string;
             /** @description What the endpoint is for, for your own reference. */
             description?: string;
+            events?: components["schemas"]["WebhookEvents"];
         };
+        /**
+         * @description A JSON Merge Patch (RFC 7396) of a webhook endpoint: the members to change, at
+         *     least one. `description: null` removes the description.
+         */
+        WebhookEndpointPatch: {
+            events?: components["schemas"]["WebhookEvents"];
+            /** @description What the endpoint is for; null removes it. */
+            description?: string | null;
+        };
+        /**
+         * @description The events to send the endpoint, by the names this document's webhooks give
+         *     them (`newPlant`, `plantDeleted`). When a registration names none, every event
+         *     the API sends then; an event the API adds later is sent only to the endpoints
+         *     that name it.
+         */
+        WebhookEvents: ("newPlant" | "plantDeleted")[];
         WebhookEndpoint: {
             /** @description The endpoint's id, made by the server; ids sort in the order endpoints were registered. */
             id: string;
@@ -567,6 +632,8 @@ export type components = {
              *     retrying one of its deliveries enables it again. Null while enabled.
              */
             disabledAt: string | null;
+            /** @description The events it is sent, by name, in order of name. */
+            events: string[];
         };
         WebhookEndpointWithSecret: components["schemas"]["WebhookEndpoint"] & components["schemas"]["WebhookSecret"];
         WebhookSecret: {
@@ -576,6 +643,8 @@ export type components = {
         WebhookDelivery: {
             /** @description The delivery's id, sent as `webhook-id` on every attempt. */
             id: string;
+            /** @description The event the message is, as its `webhook-event` header names it. */
+            event: string;
             /**
              * Format: int64
              * @description The id of the plant the message is about.
@@ -938,6 +1007,24 @@ export type components = {
         };
     };
     parameters: {
+        /**
+         * @description The message's id, the same on every attempt to deliver it.
+         * @example msg_0193a5b2c4d1f0e1d2c3b4a596877869
+         */
+        WebhookId: string;
+        /**
+         * @description When this attempt was signed, in whole seconds since the Unix epoch.
+         * @example 1795780800
+         */
+        WebhookTimestamp: string;
+        /**
+         * @description Space-separated signatures, each `v1,` and a base64 HMAC-SHA256. There are
+         *     two while the endpoint's secret is being rotated (the new and the old
+         *     secret); a receiver accepts the message when any of them verifies with a
+         *     secret it holds.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        WebhookSignature: string;
         /**
          * @description The `ETag` of a copy already held (or `*`); when it names the document this
          *     server publishes, the answer is 304 without a body.
@@ -1818,6 +1905,63 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id, as the registration answered it. */
+                id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        /** @description What to change. At most 65536 bytes, UTF-8 JSON. */
+        requestBody: {
+            content: {
+                "application/merge-patch+json": components["schemas"]["WebhookEndpointPatch"];
+                "application/json": components["schemas"]["WebhookEndpointPatch"];
+            };
+        };
+        responses: {
+            /** @description The endpoint as stored after the change. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /**
+             * @description The body is not a valid change (see `message`): not a JSON object, empty, a
+             *     member other than `events` and `description`, or an event this API does not
+             *     send; or a query parameter was sent.
+             */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NoSuchEndpoint"];
+            405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     rotateWebhookSecret: {
         parameters: {
             query?: never;
@@ -1939,12 +2083,12 @@ export interface operations {
                  * @description The message's id, the same on every attempt to deliver it.
                  * @example msg_0193a5b2c4d1f0e1d2c3b4a596877869
                  */
-                "webhook-id": string;
+                "webhook-id": components["parameters"]["WebhookId"];
                 /**
                  * @description When this attempt was signed, in whole seconds since the Unix epoch.
                  * @example 1795780800
                  */
-                "webhook-timestamp": string;
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
                 /**
                  * @description Space-separated signatures, each `v1,` and a base64 HMAC-SHA256. There are
                  *     two while the endpoint's secret is being rotated (the new and the old
@@ -1952,7 +2096,9 @@ export interface operations {
                  *     secret it holds.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
-                "webhook-signature": string;
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description The event the message is; verify the signature, then read the body as this event's. */
+                "webhook-event": "newPlant";
             };
             path?: never;
             cookie?: never;
@@ -1991,6 +2137,65 @@ export interface operations {
             };
         };
     };
+    plantDeletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The message's id, the same on every attempt to deliver it.
+                 * @example msg_0193a5b2c4d1f0e1d2c3b4a596877869
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this attempt was signed, in whole seconds since the Unix epoch.
+                 * @example 1795780800
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated signatures, each `v1,` and a base64 HMAC-SHA256. There are
+                 *     two while the endpoint's secret is being rotated (the new and the old
+                 *     secret); a receiver accepts the message when any of them verifies with a
+                 *     secret it holds.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description The event the message is; verify the signature, then read the body as this event's. */
+                "webhook-event": "plantDeleted";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The id of the plant deleted, written exactly. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": 9007199254740992
+                 *     }
+                 */
+                "application/json": components["schemas"]["DeletedPlant"];
+            };
+        };
+        responses: {
+            /** @description Return a 200 status (any 2xx will do) to indicate that the data was received successfully. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Any other answer, or none within the time allowed, is not a receipt: the
+             *     message is sent again later. A 410 Gone says the endpoint is gone for good.
+             */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
 }
 /** Per operation, the optional parameters the server fills with their schema's default. */
 export interface parametersWithDefaults {
@@ -1999,7 +2204,7 @@ export interface parametersWithDefaults {
     listWebhookDeliveries: { query: "limit"; };
 }
 /** The operations the server serves: those under paths, not the webhooks it sends. */
-export type servedOperations = "listPlants" | "createPlant" | "getPlant" | "deletePlant" | "updatePlant" | "getHealth" | "getReadiness" | "getMetrics" | "getOpenApiJson" | "getOpenApiYaml" | "getApiChangelog" | "getDocs" | "getDocsAsset" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "deleteWebhookEndpoint" | "rotateWebhookSecret" | "listWebhookDeliveries" | "retryWebhookDelivery";
+export type servedOperations = "listPlants" | "createPlant" | "getPlant" | "deletePlant" | "updatePlant" | "getHealth" | "getReadiness" | "getMetrics" | "getOpenApiJson" | "getOpenApiYaml" | "getApiChangelog" | "getDocs" | "getDocsAsset" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "deleteWebhookEndpoint" | "updateWebhookEndpoint" | "rotateWebhookSecret" | "listWebhookDeliveries" | "retryWebhookDelivery";
 
 /** Those that are a plain action on a declared table (x-action): a generic handler serves them. */
 export type resourceOperations = "listPlants" | "createPlant" | "getPlant" | "deletePlant" | "updatePlant";
@@ -2322,6 +2527,28 @@ export const operationTable = {
             "503": []
         }
     },
+    "updateWebhookEndpoint": {
+        "method": "PATCH",
+        "path": "/webhook-endpoints/{id}",
+        "bodyType": "application/merge-patch+json",
+        "int64Parameters": [],
+        "int64InBody": [],
+        "int64InAnswers": {
+            "200": [],
+            "400": [],
+            "401": [],
+            "403": [],
+            "404": [],
+            "405": [],
+            "408": [],
+            "413": [],
+            "415": [],
+            "429": [],
+            "431": [],
+            "500": [],
+            "503": []
+        }
+    },
     "rotateWebhookSecret": {
         "method": "POST",
         "path": "/webhook-endpoints/{id}/rotate-secret",
@@ -2406,5 +2633,53 @@ export const webhookTable = {
             "200": [],
             "default": []
         }
+    },
+    "plantDeletedWebhook": {
+        "method": "POST",
+        "path": "/plant/deleted",
+        "bodyType": "application/json",
+        "int64Parameters": [],
+        "int64InBody": [
+            [
+                "id"
+            ]
+        ],
+        "int64InAnswers": {
+            "200": [],
+            "default": []
+        }
+    }
+} as const;
+
+/** Each event the document declares (x-event), by type: its body as a receiver reads it. */
+export interface webhookEvents {
+    "newPlant": operations["newPlantWebhook"]["requestBody"]["content"]["application/json"];
+    "plantDeleted": operations["plantDeletedWebhook"]["requestBody"]["content"]["application/json"];
+}
+
+/** Per event type: its webhook, where int64s stand in its body, the members it always has. */
+export const eventTable = {
+    "newPlant": {
+        "operationId": "newPlantWebhook",
+        "int64InBody": [
+            [
+                "id"
+            ]
+        ],
+        "required": [
+            "name",
+            "id"
+        ]
+    },
+    "plantDeleted": {
+        "operationId": "plantDeletedWebhook",
+        "int64InBody": [
+            [
+                "id"
+            ]
+        ],
+        "required": [
+            "id"
+        ]
     }
 } as const;

@@ -12,7 +12,7 @@ import ts from "typescript";
 import { settingsMarkdown } from "../src/config/help.ts";
 import { isJsonMediaType } from "../src/http/media-types.ts";
 import { dereference } from "../src/openapi/backend.ts";
-import { DataDeclarationError } from "../src/openapi/data.ts";
+import { DataDeclarationError, membersOf } from "../src/openapi/data.ts";
 import { DocumentRefused, HTTP_METHODS, parseYaml } from "../src/openapi/document.ts";
 import { EVERY_ITEM, int64Locations, type LocationStep } from "../src/openapi/int64-locations.ts";
 import { changelogPath, renderApiChangelog } from "../src/spec-diff/api-changelog.ts";
@@ -70,7 +70,8 @@ export async function renderTypes(spec: URL = specUrl): Promise<string> {
     renderDefaulted(document) +
     renderServed(document) +
     renderTables(document) +
-    renderOperationTable(document)
+    renderOperationTable(document) +
+    renderEvents(document)
   );
 }
 
@@ -172,6 +173,47 @@ function renderOperationTable(document: Document): string {
     "",
     "/** Per webhook the server sends: method, name, and where int64s stand in its body. */",
     `export const webhookTable = ${JSON.stringify(webhookTable, null, 4)} as const;`,
+    "",
+  ].join("\n");
+}
+
+/**
+ * `webhookEvents` and `eventTable`: each event the document declares (a webhook with x-event),
+ * by its type, with its body's type, its webhook, where int64s stand in the body and the
+ * members it always has, so that a receiver (src/client/webhooks.ts) reads any event exactly.
+ */
+function renderEvents(document: Document): string {
+  const resolved = dereferenced(document) as { webhooks?: Document["paths"] };
+  const types: string[] = [];
+  const table: Record<string, unknown> = {};
+  for (const item of Object.values(resolved.webhooks ?? {})) {
+    for (const method of HTTP_METHODS) {
+      const operation = item[method] as
+        | (OperationShape & { "x-event"?: { type?: string } })
+        | undefined;
+      const type = operation?.["x-event"]?.type;
+      if (operation?.operationId === undefined || type === undefined) continue;
+      const content = operation.requestBody?.content ?? {};
+      const body = content[Object.keys(content).find(isJsonMediaType) ?? ""]?.schema;
+      types.push(
+        `    ${JSON.stringify(type)}: operations[${JSON.stringify(operation.operationId)}]["requestBody"]["content"]["application/json"];`,
+      );
+      table[type] = {
+        operationId: operation.operationId,
+        int64InBody: int64Locations(body).map((l) => l.map(stepText)),
+        required: [...membersOf((body ?? {}) as Record<string, unknown>).required],
+      };
+    }
+  }
+  return [
+    "",
+    "/** Each event the document declares (x-event), by type: its body as a receiver reads it. */",
+    "export interface webhookEvents {",
+    ...types,
+    "}",
+    "",
+    "/** Per event type: its webhook, where int64s stand in its body, the members it always has. */",
+    `export const eventTable = ${JSON.stringify(table, null, 4)} as const;`,
     "",
   ].join("\n");
 }

@@ -39,7 +39,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     },
   },
   webhooks: {
-    summary: "add, list and remove webhook endpoints, and rotate their signing secrets",
+    summary: "add, list and remove webhook endpoints, set their events, rotate their secrets",
     usage: WEBHOOKS_USAGE,
     parse(args, io) {
       const command = parseWebhooksCommand(args);
@@ -49,6 +49,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
           command(store.webhooks, io, {
             allowPrivate: config.webhooks.allowPrivate,
             maxEndpoints: config.ops.maxWebhookEndpoints,
+            events: store.webhooks.events,
           }),
       };
     },

@@ -1,20 +1,29 @@
-// `plantstore-client/webhooks`: the receiver's half of Standard Webhooks 1.0 for the new-plant
-// webhook: checks a delivery's signature and age against the endpoint's secret(s) and reads its
-// body whole, int64s exact where the document's schema puts them. node:crypto does the checking (one HMAC-SHA256, compared in constant
+// `plantstore-client/webhooks`: the receiver's half of Standard Webhooks 1.0 for every webhook
+// the document declares: checks a delivery's signature and age against the endpoint's
+// secret(s), and reads its body as the event its webhook-event header names, int64s exact where
+// the document's schema puts them. node:crypto does the checking (one HMAC-SHA256, compared in constant
 // time), so this is an entry of its own: `plantstore-client` stays free of node: for browsers.
 import { createHmac, timingSafeEqual } from "node:crypto";
-import type { operations } from "../../generated/plants.ts";
-import { webhookTable } from "../../generated/plants.ts";
+import type { webhookEvents } from "../../generated/plants.ts";
+import { eventTable } from "../../generated/plants.ts";
 import { fromJson } from "./exact-json.ts";
 
+/** The events the document declares, by the name each message's webhook-event header gives. */
+export type WebhookEventName = keyof webhookEvents;
+
 /**
- * The body of a new-plant delivery as the document describes it, and any member a newer server
- * adds: every member is kept (a receiver may know more than this client).
+ * A verified delivery: its event's name and its body as the document describes that event, and
+ * any member a newer server adds (a receiver may know more than this client). Narrow it by
+ * `event`: `if (delivery.event === "plantDeleted") delivery.body.id`.
  */
-export type NewPlantEvent =
-  operations["newPlantWebhook"]["requestBody"]["content"]["application/json"] & {
-    readonly [member: string]: unknown;
+export type WebhookEvent = {
+  [E in WebhookEventName]: {
+    event: E;
+    /** The webhook-id: the same on every attempt; skip one already handled. */
+    id: string;
+    body: webhookEvents[E] & { readonly [member: string]: unknown };
   };
+}[WebhookEventName];
 
 export interface VerifyWebhookOptions {
   /** How far the webhook-timestamp may be from now, either way (300 s). */
@@ -23,7 +32,7 @@ export interface VerifyWebhookOptions {
   now?: () => number;
 }
 
-/** A delivery that is not genuine, too old or too new, or not a new-plant event. */
+/** A delivery that is not genuine, too old or too new, or not the event it names. */
 export class WebhookVerificationError extends Error {
   override name = "WebhookVerificationError";
 }
@@ -34,16 +43,18 @@ const SECRET_PREFIX = "whsec_";
 
 /**
  * The delivery's event, once its signature matches one of `secrets` (an endpoint's `whsec_…`
- * secret, or two while it is being rotated) and its timestamp is recent; throws a
- * WebhookVerificationError otherwise. Give it the body's bytes exactly as received.
+ * secret, or two while it is being rotated), its timestamp is recent and its body is the event
+ * its webhook-event header names; throws a WebhookVerificationError otherwise. Give it the body's
+ * bytes exactly as received.
  */
 export function verifyWebhook(
   rawBody: string | Uint8Array,
   headers: HeaderSource,
   secrets: string | readonly string[],
   options: VerifyWebhookOptions = {},
-): NewPlantEvent {
+): WebhookEvent {
   const id = header(headers, "webhook-id");
+  const event = header(headers, "webhook-event");
   const timestamp = header(headers, "webhook-timestamp");
   const signatures = header(headers, "webhook-signature");
   checkTimestamp(timestamp, options);
@@ -63,7 +74,7 @@ export function verifyWebhook(
     expected.some((mine) => mine.length === signature.length && timingSafeEqual(mine, signature)),
   );
   if (!genuine) throw new WebhookVerificationError("no webhook-signature matches the secret");
-  return newPlantEvent(body);
+  return { event, id, body: eventBody(event, body) } as WebhookEvent;
 }
 
 function header(headers: HeaderSource, name: string): string {
@@ -104,29 +115,44 @@ function secretKey(secret: string): Buffer {
   return key;
 }
 
-function newPlantEvent(body: Buffer): NewPlantEvent {
+/** The body as the named event's: a JSON object with its members, its int64s exact. */
+function eventBody(event: string, body: Buffer): Record<string, unknown> {
+  const described = (eventTable as Record<string, (typeof eventTable)[WebhookEventName]>)[event];
+  if (described === undefined) {
+    throw new WebhookVerificationError(
+      `the webhook is a ${event} event, which this client does not know (it knows ${Object.keys(eventTable).join(", ")})`,
+    );
+  }
   let parsed: unknown;
   try {
     const text = new TextDecoder("utf-8", { fatal: true }).decode(body);
     // The int64 locations are read from the webhook's schema, so a member added there is exact.
-    parsed = fromJson(text, webhookTable.newPlantWebhook.int64InBody);
+    parsed = fromJson(text, described.int64InBody);
   } catch (error) {
     throw new WebhookVerificationError(
       `the webhook body is not JSON with its int64s as integers: ${error}`,
     );
   }
-  const event = parsed as { id?: unknown; name?: unknown; tag?: unknown } | null;
-  const shaped =
-    typeof event === "object" &&
-    event !== null &&
-    !Array.isArray(event) &&
-    typeof event.id === "bigint" &&
-    typeof event.name === "string" &&
-    (event.tag === undefined || typeof event.tag === "string");
-  if (!shaped) {
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new WebhookVerificationError(`the webhook body is not a ${event} event (an object)`);
+  }
+  const members = parsed as Record<string, unknown>;
+  const missing = described.required.find((member) => !(member in members));
+  if (missing !== undefined) {
+    throw new WebhookVerificationError(`the webhook body is not a ${event} event: no ${missing}`);
+  }
+  // fromJson made every number at an int64 place a bigint; anything else there is not one.
+  const notInt64 = described.int64InBody.find(
+    ([member, ...deeper]) =>
+      deeper.length === 0 &&
+      member !== undefined &&
+      member in members &&
+      typeof members[member] !== "bigint",
+  );
+  if (notInt64 !== undefined) {
     throw new WebhookVerificationError(
-      "the webhook body is not a new-plant event ({ id: integer, name: string, tag?: string })",
+      `the webhook body is not a ${event} event: ${notInt64[0]} is not an integer`,
     );
   }
-  return event as NewPlantEvent;
+  return parsed as Record<string, unknown>;
 }

@@ -25,6 +25,7 @@ export interface Schema {
   items?: Schema;
   minItems?: number;
   maxItems?: number;
+  uniqueItems?: boolean;
   allOf?: Schema[];
   anyOf?: Schema[];
   oneOf?: Schema[];
@@ -164,6 +165,10 @@ export class SchemaValues {
     if (type === "string" && schema.format === "uri") {
       bounds.push(fc.constantFrom("not a uri", "/relative/path", "http://", "http://a b/"));
     }
+    if (type === "array" && schema.uniqueItems === true) {
+      const items = this.validValue(schema.items ?? {}, 1000);
+      bounds.push(items.map((item) => [item, item]));
+    }
     if (type === "object" && (schema.minProperties ?? 0) > 0) bounds.push(fc.constant({}));
     if (type === "object" && schema.additionalProperties === false) {
       bounds.push(
@@ -231,14 +236,19 @@ export class SchemaValues {
         return fc.boolean();
       case "string":
         return this.validText(schema, longest);
-      case "array":
-        return fc.array(this.validValue(schema.items ?? {}, longest), {
+      case "array": {
+        const items = this.validValue(schema.items ?? {}, longest);
+        const lengths = {
           minLength: Math.min(schema.minItems ?? 0, MOST_ITEMS),
           maxLength: Math.max(
             Math.min(schema.minItems ?? 0, MOST_ITEMS),
             Math.min(schema.maxItems ?? 3, 3),
           ),
-        });
+        };
+        return schema.uniqueItems === true
+          ? fc.uniqueArray(items, { ...lengths, selector: sameValue })
+          : fc.array(items, lengths);
+      }
       case "object": {
         const properties = schema.properties ?? {};
         const names = Object.keys(properties);
@@ -261,4 +271,9 @@ export class SchemaValues {
         return fc.jsonValue({ maxDepth: 1 });
     }
   }
+}
+
+/** uniqueItems compares JSON values; bigints are int64s, compared by their digits. */
+function sameValue(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => (typeof v === "bigint" ? `${v}n` : v));
 }

@@ -3,11 +3,14 @@
 // event (webhook-registry.ts), and hold every message the deployment sends to the document:
 // signed with the secret the registration answered (Standard Webhooks), the documented headers,
 // the media type, the body valid for the event's schema, and the id the run wrote, digit for
-// digit. The endpoint and what the run wrote are deleted again before the step ends.
+// digit; sent for a write of the run that declares that event, one message per write. A
+// message is the event whose webhook documents a header const it carries (webhook-event),
+// else the one whose payload its body fits. The endpoint and what the run wrote are deleted
+// again before the step ends.
 import { Webhook } from "standardwebhooks";
 import { schemaValidators } from "./contract-check.ts";
 import { bodyOf } from "./examples.ts";
-import { idOf, withId } from "./int64.ts";
+import { type Collection, idOf, withId } from "./int64.ts";
 import { asDocument } from "./operations.ts";
 import type { Check } from "./results.ts";
 import { auth, type ConformanceRun } from "./run-context.ts";
@@ -18,6 +21,7 @@ import {
   declaredEvents,
   type EndpointRegistry,
   endpointRegistry,
+  type Trigger,
 } from "./webhook-registry.ts";
 
 const STEP = "(webhooks)";
@@ -54,10 +58,14 @@ export async function checkWebhooks(run: ConformanceRun): Promise<void> {
     const endpoint = await register(run, registry, receiver.url, events);
     if (endpoint === undefined) return;
     try {
-      const expected = [];
-      for (const event of events) expected.push(await sendEvent(run, event, receiver));
-      checkMessages(run, events, endpoint, receiver.messages, receiver.url);
-      for (const { cleanUp } of expected) await cleanUp();
+      const eventOf = eventReader(run, events);
+      const writes: Write[] = [];
+      const cleanUps = [];
+      for (const event of events) {
+        cleanUps.push(await sendEvent(run, event, receiver, eventOf, writes));
+      }
+      checkMessages(run, eventOf, writes, endpoint, receiver.messages, receiver.url);
+      for (const cleanUp of cleanUps) await cleanUp();
     } finally {
       run.sender.allowCleanUp();
       await run.check(registry.remove.operationId, "delete the run's webhook endpoint", {
@@ -72,6 +80,35 @@ export async function checkWebhooks(run: ConformanceRun): Promise<void> {
 }
 
 const nothingSent: Request = { method: "-", target: "", headers: {} };
+
+/** A write the run made: the events declared for it (and only those) may be sent. */
+interface Write {
+  collection: Collection;
+  on: Trigger;
+  id: string;
+}
+
+type EventOf = (message: Message) => DeclaredEvent | undefined;
+
+/**
+ * The declared event a message is: the one whose webhook documents a header with a const that
+ * the message carries (webhook-event), else, where no webhook names itself, the one it fits.
+ */
+function eventReader(run: ConformanceRun, events: readonly DeclaredEvent[]): EventOf {
+  const { validator } = schemaValidators(asDocument(run.document), () => {});
+  const naming = (event: DeclaredEvent) =>
+    event.headers.flatMap((h) => {
+      const value = (h.schema as { const?: unknown } | undefined)?.const;
+      return typeof value === "string" ? [{ name: (h.name ?? "").toLowerCase(), value }] : [];
+    });
+  const named = events.some((event) => naming(event).length > 0);
+  return (message) =>
+    named
+      ? events.find((e) => naming(e).some((h) => message.headers[h.name] === h.value))
+      : events.find(
+          (e) => e.payload !== undefined && validator(e.payload)(parseObject(message.body)),
+        );
+}
 
 /** Registers the receiver's URL, subscribed to every declared event; its path and secret. */
 async function register(
@@ -120,13 +157,15 @@ async function register(
   return endpoint;
 }
 
-/** Makes the write that sends `event`, waits for its message; what to delete afterwards. */
+/** Makes the write that sends `event` (kept in `writes`), waits for its message; the clean-up. */
 async function sendEvent(
   run: ConformanceRun,
   event: DeclaredEvent,
   receiver: Receiver,
-): Promise<{ cleanUp: () => Promise<void> }> {
-  const none = { cleanUp: async () => {} };
+  eventOf: EventOf,
+  writes: Write[],
+): Promise<() => Promise<void>> {
+  const none = async () => {};
   const { sentBy } = event;
   if (sentBy === undefined) {
     run.record(event.operationId, `event ${event.name}`, nothingSent, [
@@ -160,47 +199,73 @@ async function sendEvent(
       headers: auth(run.options.token),
     });
   };
-  if (created.status >= 300) return { cleanUp };
+  if (created.status >= 300) return cleanUp;
+  writes.push({ collection, on: "create", id: String(id) });
   if (sentBy.on !== "create") {
     const change = Object.values(bodyOf(sentBy.write).examples)[0]?.value;
-    await run.check(sentBy.write.operationId, `${sentBy.on} ${id} for ${event.name}`, {
-      method: sentBy.write.method,
-      target: itemPath,
-      headers: sentBy.on === "delete" ? auth(run.options.token) : headers,
-      ...(sentBy.on === "delete" ? {} : { body: JSON.stringify(change ?? {}) }),
-    });
+    const written = await run.check(
+      sentBy.write.operationId,
+      `${sentBy.on} ${id} for ${event.name}`,
+      {
+        method: sentBy.write.method,
+        target: itemPath,
+        headers: sentBy.on === "delete" ? auth(run.options.token) : headers,
+        ...(sentBy.on === "delete" ? {} : { body: JSON.stringify(change ?? {}) }),
+      },
+    );
+    if (written.status < 300) writes.push({ collection, on: sentBy.on, id: String(id) });
   }
   const wait = Math.min(run.options.timeoutMs, run.sender.timeLeft());
   const arrived = await receiver.waitFor(
-    (messages) => messages.some((message) => idOf(message.body) === String(id)),
+    (messages) =>
+      messages.some((m) => idOf(m.body) === String(id) && eventOf(m)?.name === event.name),
     wait,
   );
   if (!arrived) {
     const seen = receiver.messages.map((message) => idOf(message.body) ?? "no id");
     run.record(event.operationId, `event ${event.name} for id ${id}`, nothingSent, [
-      `no message for id ${id} within ${wait} ms${seen.length > 0 ? `; the messages carried ids ${seen.join(", ")}` : ""}`,
+      `no ${event.name} message for id ${id} within ${wait} ms${seen.length > 0 ? `; the messages carried ids ${seen.join(", ")}` : ""}`,
     ]);
   }
-  return { cleanUp };
+  return cleanUp;
 }
 
 /** Every message received, held to the document: one check each. */
 function checkMessages(
   run: ConformanceRun,
-  events: readonly DeclaredEvent[],
+  eventOf: EventOf,
+  writes: readonly Write[],
   endpoint: Endpoint,
   messages: readonly Message[],
   url: string,
 ): void {
   const { validator, ajv } = schemaValidators(asDocument(run.document), () => {});
   const verifier = new Webhook(endpoint.secret);
+  /** The webhook-ids seen per event and id: a write's event is one message, however often sent. */
+  const sent = new Map<string, Set<string>>();
   for (const message of messages) {
     const body = parseObject(message.body);
-    // The event whose payload the body fits; the first declared, when none does.
-    const event =
-      events.find((e) => e.payload !== undefined && validator(e.payload)(body)) ?? events[0];
-    if (event === undefined) continue;
+    const event = eventOf(message);
+    const id = idOf(message.body);
     const broken: string[] = [];
+    if (event === undefined) {
+      run.checks.push({
+        ...received(message, url, ["the message is none of the events the document declares"]),
+        operationId: STEP,
+      });
+      continue;
+    }
+    const declared = writes.some(
+      (w) => w.id === id && w.on === event.sentBy?.on && w.collection === event.sentBy.collection,
+    );
+    if (!declared) {
+      broken.push(`sent for id ${id ?? "(none)"}, which no write declaring ${event.name} made`);
+    }
+    const key = `${event.name} ${id}`;
+    const ids = sent.get(key) ?? new Set<string>();
+    sent.set(key, ids.add(message.headers["webhook-id"] ?? ""));
+    if (ids.size === 2)
+      broken.push(`a second ${event.name} message for id ${id} (one write, one event)`);
     try {
       verifier.verify(message.body, message.headers);
     } catch (error) {
@@ -227,16 +292,19 @@ function checkMessages(
         );
       }
     }
-    const check: Check = {
-      operationId: event.operationId,
-      name: `message ${message.headers["webhook-id"] ?? "(no webhook-id)"}`,
-      request: { method: "POST", target: url, headers: message.headers, body: message.body },
-      answer: { status: 200, headers: {}, body: "" },
-      broken,
-      received: true,
-    };
-    run.checks.push(check);
+    run.checks.push({ ...received(message, url, broken), operationId: event.operationId });
   }
+}
+
+/** A message held to the document, as a check of the run. */
+function received(message: Message, url: string, broken: string[]): Omit<Check, "operationId"> {
+  return {
+    name: `message ${message.headers["webhook-id"] ?? "(no webhook-id)"}`,
+    request: { method: "POST", target: url, headers: message.headers, body: message.body },
+    answer: { status: 200, headers: {}, body: "" },
+    broken,
+    received: true,
+  };
 }
 
 function parseObject(text: string): Record<string, unknown> | undefined {

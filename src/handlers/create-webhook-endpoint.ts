@@ -1,5 +1,6 @@
-// POST /webhook-endpoints: registers a receiver of the newPlant webhook once its URL passes the
-// address rules (checked again at every connection by the sender).
+// POST /webhook-endpoints: registers a receiver of the webhooks it names (every one declared when
+// it names none) once its URL passes the address rules (checked again at every connection by
+// the sender).
 import { nameOf } from "../config/settings.ts";
 import { errorResponse } from "../http/responses.ts";
 import type { Answer, OperationHandler } from "../openapi/operation-types.ts";
@@ -13,13 +14,14 @@ export function createWebhookEndpoint({
   allowPrivateWebhooks,
   maxWebhookEndpoints,
 }: HandlerDeps): OperationHandler<"createWebhookEndpoint"> {
-  return async ({ body: { url, description } }): Answer<"createWebhookEndpoint"> => {
+  return async ({ body: { url, description, events } }): Answer<"createWebhookEndpoint"> => {
     const refused = await checkEndpointUrl(url, allowPrivateWebhooks);
     if (refused !== undefined) return errorResponse(400, refused);
     try {
       const created = await webhooks.createEndpoint({
         url,
         description: description ?? null,
+        events,
         maxEndpoints: maxWebhookEndpoints,
       });
       return { status: 201, body: { ...endpointAnswer(created), secret: created.secret } };

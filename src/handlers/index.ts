@@ -17,6 +17,7 @@ import { listWebhookEndpoints } from "./list-webhook-endpoints.ts";
 import { resourceHandlers } from "./resources.ts";
 import { retryWebhookDelivery } from "./retry-webhook-delivery.ts";
 import { rotateWebhookSecret } from "./rotate-webhook-secret.ts";
+import { updateWebhookEndpoint } from "./update-webhook-endpoint.ts";
 
 /**
  * Every operation's handler, by operationId: the generic ones of the document's plain actions
@@ -51,5 +52,6 @@ function ownHandlers(deps: HandlerDeps): OperationHandlers {
     listWebhookDeliveries: listWebhookDeliveries(deps),
     retryWebhookDelivery: retryWebhookDelivery(deps),
     getApiChangelog: getApiChangelog(deps),
+    updateWebhookEndpoint: updateWebhookEndpoint(deps),
   };
 }

@@ -14,10 +14,12 @@ export const endpointAnswer = (endpoint: WebhookEndpoint) => ({
   description: endpoint.description,
   createdAt: endpoint.createdAt.toISOString(),
   disabledAt: iso(endpoint.disabledAt),
+  events: endpoint.events,
 });
 
 export const deliveryAnswer = (delivery: WebhookDelivery) => ({
   id: delivery.id,
+  event: delivery.event,
   plantId: delivery.plantId,
   status: delivery.status,
   attempts: delivery.attempts,

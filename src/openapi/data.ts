@@ -4,13 +4,14 @@
 // `x-event` is sent by a write. A declaration that would lose data is refused with one sentence:
 // above all, a member an operation accepts that its table does not store.
 
-import type {
-  Column,
-  ColumnKind,
-  DataDeclaration,
-  EventDeclaration,
-  Table,
-  WriteAction,
+import {
+  type Column,
+  type ColumnKind,
+  type DataDeclaration,
+  EVENT_HEADER,
+  type EventDeclaration,
+  type Table,
+  type WriteAction,
 } from "../store/tables.ts";
 import { EVERY_ITEM, int64Locations } from "./int64-locations.ts";
 
@@ -62,11 +63,17 @@ export function apiData(document: unknown): ApiData {
     .map(([name, schema]) => tableOf(name, schema as Schema));
   checkTables(tables);
   const byName = new Map(tables.map((table) => [table.name, table]));
-  return {
-    tables,
-    events: eventsOf(root["webhooks"], byName),
-    operations: operationsOf(root["paths"], byName),
-  };
+  const events = eventsOf(root["webhooks"], byName);
+  const operations = operationsOf(root["paths"], byName);
+  checkEventNames(root, events);
+  for (const event of events) {
+    if (!operations.some((op) => op.table === event.table && op.action === event.on)) {
+      fail(
+        `the event ${event.type} is sent by a ${event.on} of ${event.table}, which no operation makes: declare one (x-table: ${event.table}, x-action: ${event.on}), or remove the event`,
+      );
+    }
+  }
+  return { tables, events, operations };
 }
 
 /** A schema's members in order, with allOf merged: the only composition a table may use. */
@@ -204,9 +211,12 @@ function eventsOf(webhooks: unknown, tables: ReadonlyMap<string, Table>): EventD
   for (const [name, item] of Object.entries(isObject(webhooks) ? webhooks : {})) {
     for (const method of METHODS) {
       const operation = isObject(item) ? item[method] : undefined;
-      if (!isObject(operation) || operation["x-event"] === undefined) continue;
+      if (!isObject(operation)) continue;
       const declared = operation["x-event"];
       const where = `webhook ${name}`;
+      if (declared === undefined) {
+        fail(`${where}: no write sends it: say which one with x-event {type, table, on}`);
+      }
       if (!isObject(declared)) return fail(`${where}: x-event must be an object`);
       const table = tableFor(where, declared["table"], tables);
       const on = declared["on"] as WriteAction;
@@ -215,6 +225,7 @@ function eventsOf(webhooks: unknown, tables: ReadonlyMap<string, Table>): EventD
       if (!/^[A-Za-z][A-Za-z0-9._-]{0,63}$/.test(type) || events.some((e) => e.type === type)) {
         fail(`${where}: x-event's type must be a name of its own (letters, digits, . _ -)`);
       }
+      namesItself(where, operation, type);
       const body = jsonBodyOf(operation);
       const members = body === undefined ? [] : membersOf(body).members.map(([m]) => m);
       storedOnly(`${where}'s body`, members, table);
@@ -227,6 +238,43 @@ function eventsOf(webhooks: unknown, tables: ReadonlyMap<string, Table>): EventD
     }
   }
   return events;
+}
+
+/** The webhook documents the header its messages name their event in, as that event's alone. */
+function namesItself(where: string, operation: Record<string, unknown>, type: string): void {
+  const parameters = Array.isArray(operation["parameters"]) ? operation["parameters"] : [];
+  const named = parameters.find(
+    (p) => isObject(p) && p["in"] === "header" && String(p["name"]).toLowerCase() === EVENT_HEADER,
+  ) as Record<string, unknown> | undefined;
+  const schema = named?.["schema"];
+  if (named?.["required"] !== true || !isObject(schema) || schema["const"] !== type) {
+    fail(
+      `${where}: each message names its event in the ${EVENT_HEADER} header: document it (in: header, required: true, schema: {type: string, const: ${type}})`,
+    );
+  }
+}
+
+/**
+ * A schema marked `x-events` lists the events endpoints may name (its enum): it must be exactly
+ * the events the webhooks declare, so that a request naming one is valid by the schema alone.
+ */
+function checkEventNames(root: Schema, events: readonly EventDeclaration[]): void {
+  const declared = events.map((event) => event.type).sort();
+  const visit = (node: unknown, seen: Set<unknown>): void => {
+    if (!isObject(node) && !Array.isArray(node)) return;
+    if (seen.has(node)) return;
+    seen.add(node);
+    if (isObject(node) && node["x-events"] === true) {
+      const listed = (Array.isArray(node["enum"]) ? node["enum"] : []).map(String).sort();
+      if (listed.join(",") !== declared.join(",")) {
+        fail(
+          `a schema marked x-events lists ${listed.join(", ") || "no events"}, but the webhooks declare ${declared.join(", ") || "none"} (x-event): list exactly those in its enum`,
+        );
+      }
+    }
+    for (const child of Object.values(node)) visit(child, seen);
+  };
+  visit(root["components"], new Set());
 }
 
 function operationsOf(paths: unknown, tables: ReadonlyMap<string, Table>): ResourceOperation[] {

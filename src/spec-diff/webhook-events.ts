@@ -1,10 +1,11 @@
 // Webhook events: who a change to the document's `webhooks` section sends a message to.
 //
-// A webhook operation without `x-event` is sent to every registered endpoint; one that declares
-// `x-event: {type, table, on}` only to the endpoints subscribed to that event type. So:
-// - a webhook added without `x-event` is breaking: every existing receiver starts getting an
-//   event it never asked for and does not know (oasdiff's webhook-added is INFO, as it cannot
-//   know who is sent what);
+// A webhook that declares `x-event: {type, table, on}` is sent only to the endpoints subscribed
+// to that event type. One without it is outside that promise (this service's build refuses it;
+// a generic sender would post it to every endpoint). So:
+// - a webhook added without `x-event` is breaking: existing receivers may get an event they
+//   never asked for and do not know (oasdiff's webhook-added is INFO, as it cannot know who is
+//   sent what);
 // - a webhook added with `x-event` is a compatible addition: an endpoint gets it only once it
 //   subscribes;
 // - a webhook removed is breaking for its receivers (oasdiff webhook-removed, ERR);

@@ -54,6 +54,9 @@ export interface EventDeclaration {
   members: string[];
 }
 
+/** The message header that carries its event's type; each webhook documents it as a const. */
+export const EVENT_HEADER = "webhook-event";
+
 export interface DataDeclaration {
   tables: Table[];
   events: EventDeclaration[];

@@ -14,6 +14,8 @@ export interface WebhookEndpoint {
   createdAt: Date;
   /** Set when the endpoint answered 410 Gone; a manual retry of a delivery clears it. */
   disabledAt: Date | null;
+  /** The events it subscribes to, by type, sorted: it is sent those recorded since each subscription. */
+  events: string[];
 }
 
 export type DeliveryStatus = "pending" | "delivered" | "failed";
@@ -22,6 +24,8 @@ export interface WebhookDelivery {
   /** `msg_…`: the `webhook-id` of every attempt. */
   id: string;
   endpointId: string;
+  /** The event's type (its x-event's), as the message's webhook-event header names it. */
+  event: string;
   plantId: bigint;
   status: DeliveryStatus;
   attempts: number;
@@ -35,6 +39,8 @@ export interface WebhookDelivery {
 /** A delivery claimed for one attempt: what sending it needs. */
 export interface ClaimedDelivery {
   id: string;
+  /** The event's type: the message's webhook-event header. */
+  event: string;
   endpointId: string;
   url: string;
   /** The exact JSON sent, made when the plant was created. */
@@ -76,12 +82,24 @@ export interface ClaimRequest {
 }
 
 export interface WebhookStore {
+  /** The events the document declares (tables.ts), by type: what an endpoint may subscribe to. */
+  readonly events: readonly string[];
   /** Throws EndpointLimitError when the store already holds `maxEndpoints` (if given). */
   createEndpoint(input: {
     url: string;
     description: string | null;
+    /** The events it subscribes to, by type: every event declared when absent. */
+    events?: readonly string[] | undefined;
     maxEndpoints?: number;
   }): Promise<WebhookEndpoint & { secret: string }>;
+  /**
+   * Changes what is given: the events subscribed to (one kept keeps its start; one added gets
+   * the events recorded from now on) and the description. Undefined if no such endpoint.
+   */
+  updateEndpoint(
+    id: string,
+    change: { events?: readonly string[]; description?: string | null },
+  ): Promise<WebhookEndpoint | undefined>;
   getEndpoint(id: string): Promise<WebhookEndpoint | undefined>;
   listEndpoints(page: KeysetPage): Promise<{ endpoints: WebhookEndpoint[]; full: boolean }>;
   /** Removes the endpoint and its deliveries; false if there was none. */
@@ -139,10 +157,15 @@ export interface WebhookWrites {
       description: string | null;
       secret: string;
       createdAt: number;
+      events: readonly string[];
       /** Refused ("full") when the store holds this many already. */
       maxEndpoints: number;
     };
     result: { outcome: "created" | "full" };
+  };
+  updateWebhookEndpoint: {
+    args: { id: string; events?: readonly string[]; description?: string | null };
+    result: { outcome: "updated" | "absent" };
   };
   deleteWebhookEndpoint: { args: { id: string }; result: { outcome: "deleted" | "absent" } };
   rotateWebhookSecret: {
@@ -182,6 +205,7 @@ export const WEBHOOK_WRITE_KEYS: {
   // One key for every registration: the count and the insert are one step (the cap).
   createWebhookEndpoint: () => "webhook-endpoints",
   deleteWebhookEndpoint: ({ id }) => `webhook-endpoint:${id}`,
+  updateWebhookEndpoint: ({ id }) => `webhook-endpoint:${id}`,
   rotateWebhookSecret: ({ id }) => `webhook-endpoint:${id}`,
   // Beside claims (which fan out first): on PostgreSQL, SKIP LOCKED shares the events out.
   fanOutWebhookEvents: () => "webhook-claims",
@@ -280,27 +304,47 @@ export type WebhookReads = Pick<
 export function webhookStore(
   run: Run,
   reads: WebhookReads,
+  /** The types of the events the document declares (tables.ts). */
+  declared: readonly string[],
   clock: () => number = Date.now,
 ): WebhookStore {
   const fanOut = async () => (await run("fanOutWebhookEvents", {})).count;
   return {
     ...reads,
+    events: declared,
     async listDeliveries(endpointId, page) {
       await fanOut();
       return reads.listDeliveries(endpointId, page);
     },
     fanOut,
-    async createEndpoint({ url, description, maxEndpoints }) {
+    async createEndpoint({ url, description, events, maxEndpoints }) {
       const createdAt = clock();
       const row = { id: timeOrderedId("ep_", createdAt), url, description, createdAt };
       const secret = newWebhookSecret();
+      const subscribed = [...new Set(events ?? declared)].sort();
       const { outcome } = await run("createWebhookEndpoint", {
         ...row,
         secret,
+        events: subscribed,
         maxEndpoints: maxEndpoints ?? Number.MAX_SAFE_INTEGER,
       });
       if (outcome === "full") throw new EndpointLimitError(maxEndpoints ?? 0);
-      return { ...row, createdAt: new Date(createdAt), disabledAt: null, secret };
+      return {
+        ...row,
+        createdAt: new Date(createdAt),
+        disabledAt: null,
+        events: subscribed,
+        secret,
+      };
+    },
+    async updateEndpoint(id, { events, description }) {
+      const change = {
+        id,
+        ...(events === undefined ? {} : { events: [...new Set(events)].sort() }),
+        ...(description === undefined ? {} : { description }),
+      };
+      const { outcome } = await run("updateWebhookEndpoint", change);
+      return outcome === "updated" ? reads.getEndpoint(id) : undefined;
     },
     async deleteEndpoint(id) {
       return (await run("deleteWebhookEndpoint", { id })).outcome === "deleted";

@@ -1,6 +1,7 @@
 // The deliverer's sending side: it starts claimed deliveries in free slots, round the endpoints,
 // sends each and records how it went. Claims it will not send (their lease would end
 // mid-attempt, their endpoint went away) wait here until the claim loop gives them back.
+import { EVENT_HEADER } from "../store/tables.ts";
 import type { ClaimedDelivery, WebhookStore } from "../store/webhooks.ts";
 import type { DelivererLog, DelivererSettings } from "./deliverer.ts";
 import type { DelivererMetrics } from "./deliverer-metrics.ts";
@@ -175,7 +176,8 @@ async function sendSigned(
   });
   return sendWebhookAttempt({
     url: delivery.url,
-    headers: { ...headers, "user-agent": "plantstore-webhooks/1" },
+    // webhook-event names the message's event (the document's x-event type) beside the signed body.
+    headers: { ...headers, [EVENT_HEADER]: delivery.event, "user-agent": "plantstore-webhooks/1" },
     body: delivery.body,
     timeoutMs: settings.timeoutMs,
     allowPrivate: settings.allowPrivate,

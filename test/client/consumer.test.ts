@@ -21,7 +21,7 @@ import { sqliteEngine } from "../helpers/stores.ts";
 // verifies the signed delivery of it: every call typed by the package.
 const CONSUMER = `import { createServer } from "node:http";
 import { createClient, PlantStoreError } from "plantstore-client";
-import { type NewPlantEvent, verifyWebhook } from "plantstore-client/webhooks";
+import { type WebhookEvent, verifyWebhook } from "plantstore-client/webhooks";
 
 const { URL: baseUrl, TOKEN: token, ID } = process.env;
 if (baseUrl === undefined || token === undefined || ID === undefined) throw new Error("URL, TOKEN and ID");
@@ -29,8 +29,8 @@ const id: bigint = BigInt(ID);
 const client = createClient({ baseUrl, token });
 
 let secret = "";
-let delivered: (event: NewPlantEvent) => void = () => {};
-const delivery = new Promise<NewPlantEvent>((resolve) => {
+let delivered: (event: WebhookEvent) => void = () => {};
+const delivery = new Promise<WebhookEvent>((resolve) => {
   delivered = resolve;
 });
 const receiver = createServer(async (request, response) => {
@@ -47,7 +47,9 @@ const endpoint = await client.createWebhookEndpoint({ body: { url: \`http://127.
 secret = endpoint.secret;
 await client.createPlant({ body: { id, name: "from another project" } });
 const plant = await client.getPlant({ path: { id } });
-const event = await delivery;
+const message = await delivery;
+if (message.event !== "newPlant") throw new Error(\`a \${message.event} event\`);
+const event = message.body;
 const refused = await client.getPlant({ path: { id: id + 1n } }).catch((error: unknown) => error);
 receiver.close();
 console.log(JSON.stringify({

@@ -1,6 +1,7 @@
 // The conformance run's webhook checks (--webhook-receiver) against the real server of each
 // engine, where every message passes, and against deployments whose messages are wrong: signed
-// with another secret than the endpoint was given, or with the plant's id rounded to a double.
+// with another secret than the endpoint was given, with the plant's id rounded to a double, or
+// named as another event or one the document does not declare.
 // And a run that may write never messages a registered subscriber unless --allow-webhooks.
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
@@ -47,7 +48,9 @@ describe.each(storeEngines)("conformance of a healthy server's webhooks ($name)"
     expect(failures(run)).toEqual([]);
     const messages = run.checks.filter((check) => check.received === true);
     expect(messages.length).toBeGreaterThan(0);
-    expect(messages.map((check) => check.operationId)).toContain("newPlantWebhook");
+    expect(new Set(messages.map((check) => check.operationId))).toEqual(
+      new Set(["newPlantWebhook", "plantDeletedWebhook"]),
+    );
     expect(run.checks.map((check) => check.name)).toContain("delete the run's webhook endpoint");
     expect(await endpointsAt(url())).toEqual([]);
     const { from, to } = DEFAULT_OPTIONS.idRange;
@@ -90,7 +93,29 @@ describe("conformance of a deployment whose webhook messages are wrong", () => {
 
     const { from } = DEFAULT_OPTIONS.idRange;
     expect(failures(run).join("\n")).toContain(
-      `no message for id ${from} within ${DEFAULT_OPTIONS.timeoutMs} ms; the messages carried ids ${Number(from)}`,
+      `no newPlant message for id ${from} within ${DEFAULT_OPTIONS.timeoutMs} ms; the messages carried ids ${Number(from)}`,
+    );
+  });
+
+  it("when a create's message is named as the delete's event, then the run fails: no write declaring that event made it", async () => {
+    const run = await runThrough((body, secret, event) => ({
+      body,
+      secret,
+      event: event === "newPlant" ? "plantDeleted" : event,
+    }));
+
+    const { from } = DEFAULT_OPTIONS.idRange;
+    const failed = failures(run).join("\n");
+    expect(failed).toContain(`plantDeletedWebhook message msg_`);
+    expect(failed).toContain(`sent for id ${from}, which no write declaring plantDeleted made`);
+    expect(failed).toContain(`no newPlant message for id ${from}`);
+  });
+
+  it("when a message names an event the document does not declare, then the run fails saying so", async () => {
+    const run = await runThrough((body, secret) => ({ body, secret, event: "plantRenamed" }));
+
+    expect(failures(run).join("\n")).toMatch(
+      /\(webhooks\) message msg_\w+: the message is none of the events the document declares/,
     );
   });
 });

@@ -27,6 +27,7 @@ describe.each(storeEngines)("POST /webhook-endpoints ($name)", (engine) => {
       description: "Inventory sync",
       createdAt: expect.any(String),
       disabledAt: null,
+      events: ["newPlant", "plantDeleted"],
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{32}$/),
     });
     // Made while the request was under way.
@@ -37,6 +38,22 @@ describe.each(storeEngines)("POST /webhook-endpoints ($name)", (engine) => {
     const read = await call(test(), "GET", `/webhook-endpoints/${created.id}`);
     const { secret: _secret, ...shown } = created;
     expect(read.json()).toEqual(shown);
+  });
+
+  it("when events are named, then it is sent those alone; an event the API does not send is refused with 400", async () => {
+    const created = await registerEndpoint(test(), { events: ["plantDeleted"] });
+    expect(created.events).toEqual(["plantDeleted"]);
+    expect((await test().db.store.webhooks.getEndpoint(created.id))?.events).toEqual([
+      "plantDeleted",
+    ]);
+    const refused = await call(test(), "POST", "/webhook-endpoints", {
+      payload: { url: RECEIVER_URL, events: ["plantEaten"] },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({
+      error: 400,
+      message: 'events.0 must be one of "newPlant", "plantDeleted"',
+    });
   });
 
   it("when no description is given, then it is null", async () => {

@@ -63,3 +63,30 @@ export async function expectUpgradedOutbox(
   // Event 2 went to no endpoint, so it is not kept either.
   expect(await storedEvents()).toBe(3);
 }
+
+/** A version-7 store (before subscriptions): one endpoint, sent every event there was then. */
+export const V7_ROWS = {
+  endpoint: "ep_000000000003cccccccccc",
+  registeredAt: 1_700_000_020_000,
+};
+
+/**
+ * The endpoint keeps exactly the event it was sent (newPlant): a later event type reaches it
+ * only once it subscribes, and from then on.
+ */
+export async function expectUpgradedSubscriptions(store: Store): Promise<void> {
+  const { endpoint } = V7_ROWS;
+  expect((await store.webhooks.getEndpoint(endpoint))?.events).toEqual(["newPlant"]);
+  const plants = store.resources.plants;
+  await plants.create({ id: 1n, name: "before subscribing" });
+  expect(await plants.delete(1n)).toBe(true);
+  await store.webhooks.updateEndpoint(endpoint, { events: ["plantDeleted", "newPlant"] });
+  await plants.create({ id: 2n, name: "after subscribing" });
+  expect(await plants.delete(2n)).toBe(true);
+  const listed = await store.webhooks.listDeliveries(endpoint, { limit: 10 });
+  expect(listed?.deliveries.map((d) => `${d.event} ${d.plantId}`).sort()).toEqual([
+    "newPlant 1",
+    "newPlant 2",
+    "plantDeleted 2",
+  ]);
+}

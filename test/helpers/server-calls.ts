@@ -14,9 +14,12 @@ export async function call(server: ServerProcess, method: string, path: string, 
   return { status: response.status, text, body: text === "" ? undefined : JSON.parse(text) };
 }
 
-/** Registers a webhook endpoint for `url`; its id and secret. */
-export async function register(server: ServerProcess, url: string) {
-  const answer = await call(server, "POST", "/webhook-endpoints", { url });
+/**
+ * Registers a webhook endpoint for `url`, sent `events` (the new-plant webhook these suites
+ * deliver, unless they say otherwise); its id and secret.
+ */
+export async function register(server: ServerProcess, url: string, events = ["newPlant"]) {
+  const answer = await call(server, "POST", "/webhook-endpoints", { url, events });
   expect(answer.status, JSON.stringify(answer.body)).toBe(201);
   return answer.body as { id: string; secret: string };
 }

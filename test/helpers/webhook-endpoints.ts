@@ -14,6 +14,7 @@ export interface RegisteredEndpoint {
   description: string | null;
   createdAt: string;
   disabledAt: string | null;
+  events: string[];
   secret: string;
 }
 
@@ -38,7 +39,7 @@ export function call(
 /** Registers an endpoint (201 expected) and returns the answer, secret included. */
 export async function registerEndpoint(
   test: TestApp,
-  body: { url?: string; description?: string } = {},
+  body: { url?: string; description?: string; events?: string[] } = {},
 ): Promise<RegisteredEndpoint> {
   const res = await call(test, "POST", "/webhook-endpoints", {
     payload: { url: RECEIVER_URL, ...body },

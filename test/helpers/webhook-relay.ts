@@ -10,10 +10,12 @@ export interface RelayedMessage {
   body: string;
   /** The secret to sign the relayed message with: the endpoint's own, or another. */
   secret: string;
+  /** The event the relayed message names (webhook-event): the one it was sent as, by default. */
+  event?: string;
 }
 
 /** How the relay changes a message; `secret` is the endpoint's. */
-export type Alter = (body: string, secret: string) => RelayedMessage;
+export type Alter = (body: string, secret: string, event: string) => RelayedMessage;
 
 const read = async (stream: IncomingMessage): Promise<string> => {
   const chunks: Buffer[] = [];
@@ -33,7 +35,8 @@ export async function startWebhookRelay(
     const body = await read(request);
     const endpoint = endpoints.get(request.url ?? "");
     if (endpoint === undefined) return void response.writeHead(404).end();
-    const altered = alter(body, endpoint.secret);
+    const event = String(request.headers["webhook-event"]);
+    const altered = alter(body, endpoint.secret, event);
     const id = String(request.headers["webhook-id"]);
     const signed = new Webhook(altered.secret).sign(id, new Date(), altered.body);
     const sent = await fetch(endpoint.target, {
@@ -43,6 +46,7 @@ export async function startWebhookRelay(
         "webhook-id": id,
         "webhook-timestamp": String(Math.floor(Date.now() / 1000)),
         "webhook-signature": signed,
+        "webhook-event": altered.event ?? event,
       },
       body: altered.body,
     }).catch(() => undefined);

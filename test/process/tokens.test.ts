@@ -121,7 +121,9 @@ describe.each(storeEngines)("managed tokens end to end ($name)", (engine) => {
       await startServer({ databaseUrl: db.url }),
     ];
     const name = `live-${uniqueId()}`;
-    const token = (await cli("tokens", "create", "--name", name)).stdout.trim();
+    const created = await cli("tokens", "create", "--name", name);
+    expect(created.code, created.stderr).toBe(0);
+    const token = created.stdout.trim();
     for (const server of servers) expect(await post(server, token)).toBe(200);
 
     expect((await cli("tokens", "revoke", name)).code).toBe(0);

@@ -7,6 +7,8 @@ describe("the webhooks command line, before any database is opened", () => {
   it.each([
     [["webhooks", "add"], /expected a URL/],
     [["webhooks", "remove"], /one endpoint ID/],
+    [["webhooks", "add", "https://93.184.215.14/hook", "--events"], /expected events/],
+    [["webhooks", "subscribe", "ep_1"], /one endpoint ID and its events/],
     [["webhooks", "purge"], /unknown webhooks command "purge"/],
   ])("when run with %j, then it exits 2 with the reason and the usage", async (args, reason) => {
     const result = await runCli("sqlite:/nonexistent-dir/never-opened.db", args);
@@ -51,6 +53,43 @@ describe.each(storeEngines)("webhook endpoints from the command line ($name)", (
     const again = await runCli(db.url, ["webhooks", "remove", id]);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain(`no webhook endpoint ${id}`);
+  });
+
+  it("when an endpoint is added for one event and subscribed to another, then it is sent those it names; an event the API does not send is refused", async () => {
+    const added = await runCli(db.url, [
+      "webhooks",
+      "add",
+      "https://93.184.215.14/events",
+      "--events",
+      "plantDeleted",
+    ]);
+    expect(added.code, added.stderr).toBe(0);
+    const id = /endpoint (ep_[0-9a-f]+)/.exec(added.stderr)?.[1] ?? "";
+    expect((await db.store.webhooks.getEndpoint(id))?.events).toEqual(["plantDeleted"]);
+    expect((await runCli(db.url, ["webhooks", "list"])).stdout).toMatch(
+      new RegExp(`^${id}\t.*\tplantDeleted$`, "m"),
+    );
+
+    const subscribed = await runCli(db.url, ["webhooks", "subscribe", id, "newPlant,plantDeleted"]);
+    expect(subscribed.code, subscribed.stderr).toBe(0);
+    expect(subscribed.stdout).toBe(`webhook endpoint ${id} is sent newPlant, plantDeleted\n`);
+    expect((await db.store.webhooks.getEndpoint(id))?.events).toEqual(["newPlant", "plantDeleted"]);
+
+    const unknown = await runCli(db.url, ["webhooks", "subscribe", id, "plantRenamed"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain(
+      "plantRenamed is not an event this API sends (it sends newPlant, plantDeleted)",
+    );
+    expect((await db.store.webhooks.getEndpoint(id))?.events).toEqual(["newPlant", "plantDeleted"]);
+    const refused = await runCli(db.url, [
+      "webhooks",
+      "add",
+      "https://93.184.215.14/other",
+      "--events",
+      "newPlant,plantRenamed",
+    ]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("plantRenamed is not an event this API sends");
   });
 
   it("when the URL is on a loopback address, then add refuses it with the reason and the setting that allows it", async () => {

@@ -69,12 +69,12 @@ const withOwnWebhookSchema = (d: unknown): void => {
     },
   };
 };
-/** A second webhook, `plantDeleted`, sent when a plant is deleted; `event` adds its x-event. */
-const deletedHook = (event: boolean) => ({
+/** Another webhook, `plantRenamed`, sent when a plant is changed; `event` adds its x-event. */
+const renamedHook = (event: boolean) => ({
   post: {
-    operationId: "plantDeletedWebhook",
-    summary: "Plant deleted",
-    ...(event ? { "x-event": { type: "plantDeleted", table: "plants", on: "delete" } } : {}),
+    operationId: "plantRenamedWebhook",
+    summary: "Plant renamed",
+    ...(event ? { "x-event": { type: "plantRenamed", table: "plants", on: "update" } } : {}),
     requestBody: {
       required: true,
       content: {
@@ -87,7 +87,7 @@ const deletedHook = (event: boolean) => ({
   },
 });
 const withEventHook = (d: unknown): void => {
-  obj(d, "/webhooks")["/plant/deleted"] = deletedHook(true);
+  obj(d, "/webhooks")["/plant/renamed"] = renamedHook(true);
 };
 
 interface Edit {
@@ -1160,11 +1160,11 @@ const edits: Edit[] = [
     choice:
       "without x-event it is sent to every registered endpoint, and a receiver refuses an event it does not know",
     after: (d) => {
-      obj(d, "/webhooks")["/plant/deleted"] = deletedHook(false);
+      obj(d, "/webhooks")["/plant/renamed"] = renamedHook(false);
     },
     severity: "breaking",
     bump: "major",
-    sentence: /webhook `plantDeletedWebhook`: webhook added.*sent to every registered endpoint/,
+    sentence: /webhook `plantRenamedWebhook`: webhook added.*sent to every registered endpoint/,
   },
   {
     edit: "a new webhook with x-event",
@@ -1172,7 +1172,7 @@ const edits: Edit[] = [
     after: withEventHook,
     severity: "compatible",
     bump: "minor",
-    sentence: /webhook `plantDeletedWebhook`: webhook added — compatible/,
+    sentence: /webhook `plantRenamedWebhook`: webhook added — compatible/,
   },
   {
     edit: "a webhook removed",
@@ -1205,7 +1205,7 @@ const edits: Edit[] = [
     before: withEventHook,
     after: (d) => {
       withEventHook(d);
-      delete obj(d, "/webhooks/~1plant~1deleted/post")["x-event"];
+      delete obj(d, "/webhooks/~1plant~1renamed/post")["x-event"];
     },
     severity: "breaking",
     bump: "major",
@@ -1217,7 +1217,7 @@ const edits: Edit[] = [
     before: withEventHook,
     after: (d) => {
       withEventHook(d);
-      obj(d, "/webhooks/~1plant~1deleted/post/x-event")["type"] = "plantRemoved";
+      obj(d, "/webhooks/~1plant~1renamed/post/x-event")["type"] = "plantChanged";
     },
     severity: "breaking",
     bump: "major",
@@ -1279,7 +1279,7 @@ const edits: Edit[] = [
     severity: "breaking",
     bump: "major",
     sentence:
-      /webhook `newPlantWebhook` header parameter `webhook-signature`: removed — breaking for receivers/,
+      /webhook `newPlantWebhook` header parameter `webhook-event`: removed — breaking for receivers/,
   },
   {
     edit: "a status removed from the webhook's answers",

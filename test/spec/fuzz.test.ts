@@ -49,7 +49,8 @@ describe.each(storeEngines)(
       // Local receivers allowed (PLANTSTORE_WEBHOOK_ALLOW_PRIVATE=true): a URL the document
       // takes is then refused by nothing but its syntax, which the document states.
       test = await createTestApp(engine, undefined, {
-        ops: { authFailureLimit: 0, tokenRateLimit: 0 },
+        // Every run registers endpoints; the cap has a suite of its own.
+        ops: { authFailureLimit: 0, tokenRateLimit: 0, maxWebhookEndpoints: 1_000_000 },
         allowPrivateWebhooks: true,
       });
     });

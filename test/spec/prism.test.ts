@@ -30,6 +30,11 @@ const NOT_THROUGH_PRISM: Readonly<Record<string, string>> = {
   431: "a request with 16 KiB of headers is refused by the proxy's own HTTP parser",
   415: "Prism refuses an undocumented content type as a request violation",
 };
+/**
+ * Operations whose every valid body is far under the limit: Prism forwards bodies
+ * re-serialised, so only an invalid one could reach the 413, and Prism refuses those itself.
+ */
+const boundedBodies = new Set<string>();
 /** The shared 404 of paths the document does not describe: Prism refuses those itself. */
 const NOT_FOUND = "#/components/responses/NotFound";
 
@@ -132,6 +137,7 @@ describe("Stoplight Prism in front of a real server", () => {
           ([status, response]) =>
             !covered.has(`${operationId} ${status}`) &&
             !(status in NOT_THROUGH_PRISM) &&
+            !(status === "413" && boundedBodies.has(operationId)) &&
             (response as { $ref?: string }).$ref !== NOT_FOUND,
         )
         .map(([status]) => `${operationId} ${status}`),
@@ -275,8 +281,9 @@ function documentTraffic(given: { scopedToken: Map<string, string>; jwt: string 
         return typeof value === "string" && property.maxLength === undefined && !property.pattern;
       })?.[0];
       const member = schema.additionalProperties === false ? unbounded : "padding";
-      const padded = { ...example, [member ?? "padding"]: "a".repeat(70_000) };
-      generic.push(send(413, own, JSON.stringify(padded)));
+      if (member === undefined) boundedBodies.add(operationId);
+      else
+        generic.push(send(413, own, JSON.stringify({ ...example, [member]: "a".repeat(70_000) })));
     }
     if (takesBearer(operation) && documents(503)) generic.push(send(503, bearer(given.jwt)));
     if (needsCredentials(operation) && documents(429)) limited.push(send(429, own));

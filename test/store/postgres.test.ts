@@ -15,8 +15,10 @@ import { sleep, waitUntil } from "../helpers/load.ts";
 import {
   expectUpgradedDelivery,
   expectUpgradedOutbox,
+  expectUpgradedSubscriptions,
   V5_ROWS,
   V6_ROWS,
+  V7_ROWS,
 } from "../helpers/outbox-upgrade.ts";
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from "../helpers/postgres.ts";
 import { DATA, postgresEngine } from "../helpers/stores.ts";
@@ -170,6 +172,18 @@ describe.skipIf(!enabled)("PostgreSQL specifics", () => {
                           ${at}, ${at})`;
       },
       (store, url) => expectUpgradedOutbox(store, () => storedEvents(url)),
+    );
+  });
+
+  it("when a version-7 database holds an endpoint, then it keeps exactly the event it was sent, and a later one only once it subscribes", async () => {
+    await upgradedFrom(
+      7,
+      async (sql) => {
+        await sql`INSERT INTO webhook_endpoints (id, url, secret, created_at, first_event_id)
+                  VALUES (${V7_ROWS.endpoint}, 'https://a.example/h', 'whsec_x',
+                          ${new Date(V7_ROWS.registeredAt)}, 1)`;
+      },
+      (store) => expectUpgradedSubscriptions(store),
     );
   });
 

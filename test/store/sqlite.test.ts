@@ -11,8 +11,10 @@ import { StoreUnavailableError } from "../../src/store/store.ts";
 import {
   expectUpgradedDelivery,
   expectUpgradedOutbox,
+  expectUpgradedSubscriptions,
   V5_ROWS,
   V6_ROWS,
+  V7_ROWS,
 } from "../helpers/outbox-upgrade.ts";
 import { DATA, sqliteEngine } from "../helpers/stores.ts";
 import { storedEvents } from "../helpers/token-rows.ts";
@@ -190,6 +192,26 @@ describe("SQLite specifics", () => {
     const store = openSqliteStore(path, { data: DATA });
     try {
       await expectUpgradedOutbox(store, () => storedEvents(`sqlite:${path}`));
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("when a version-7 file holds an endpoint, then it keeps exactly the event it was sent, and a later one only once it subscribes", async () => {
+    const path = tempPath("plants.db");
+    const old = new Database(path);
+    old.pragma("journal_mode = WAL");
+    migrateSqlite(old, 7);
+    old
+      .prepare(
+        `INSERT INTO webhook_endpoints (id, url, secret, created_at, first_event_id)
+         VALUES (?, 'https://a.example/h', 'whsec_x', ?, 1)`,
+      )
+      .run(V7_ROWS.endpoint, V7_ROWS.registeredAt);
+    old.close();
+    const store = openSqliteStore(path, { data: DATA });
+    try {
+      await expectUpgradedSubscriptions(store);
     } finally {
       await store.close();
     }

@@ -114,3 +114,36 @@ describe("the data a document declares", () => {
     },
   );
 });
+
+describe("the events a document declares", () => {
+  it("when an event is sent by a write no operation makes, then the document is refused: it would never be sent", async () => {
+    await expect(
+      declared((d) => {
+        const patch = d["paths"]?.["/things/{code}"] as Record<string, unknown>;
+        delete patch["patch"];
+      }),
+    ).rejects.toThrow(
+      /the event thingChanged is sent by a update of things, which no operation makes/,
+    );
+  });
+
+  it("when a webhook says no write sends it, then the document is refused: it would never be sent", async () => {
+    await expect(
+      declared((d) => {
+        const webhooks = d["webhooks"] as Record<string, Record<string, Record<string, unknown>>>;
+        for (const item of Object.values(webhooks)) delete item["post"]?.["x-event"];
+      }),
+    ).rejects.toThrow(/no write sends it: say which one with x-event/);
+  });
+
+  it("when a webhook does not document the header its messages name their event in, then the document is refused", async () => {
+    await expect(
+      declared((d) => {
+        const webhooks = d["webhooks"] as Record<string, Record<string, Record<string, unknown>>>;
+        for (const item of Object.values(webhooks)) delete item["post"]?.["parameters"];
+      }),
+    ).rejects.toThrow(
+      /webhook \/thing\/changed: each message names its event in the webhook-event header: document it \(in: header, required: true, schema: \{type: string, const: thingChanged\}\)/,
+    );
+  });
+});

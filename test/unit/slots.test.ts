@@ -11,6 +11,7 @@ const claimed = (endpointId: string, count: number): Queued[] =>
   Array.from({ length: count }, () => {
     const delivery: ClaimedDelivery = {
       id: `msg_${++made}`,
+      event: "newPlant",
       endpointId,
       url: `https://${endpointId}.example/hook`,
       body: "{}",

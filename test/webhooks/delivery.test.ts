@@ -112,6 +112,7 @@ describe.each(storeEngines)("webhook delivery: $name", (engine) => {
       for (const { headers, body } of got.received) {
         expect(headers["content-type"]).toBe("application/json");
         expect(headers["webhook-id"]).toMatch(/^msg_/);
+        expect(headers["webhook-event"]).toBe("newPlant");
         expect(validWebhook(JSON.parse(body)), JSON.stringify(validWebhook.errors)).toBe(true);
         expect(new Webhook(endpoint.secret).verify(body, headers)).toMatchObject({
           name: "Monstera",

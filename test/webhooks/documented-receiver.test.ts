@@ -58,7 +58,8 @@ describe("the webhook receiver of docs/webhooks.md", () => {
 
   const deliver = (body: string, secrets: readonly string[], sentBody = body) => {
     const id = `msg_${crypto.randomUUID()}`;
-    const headers = signatureHeaders({ id, timestampSeconds: Date.now() / 1000, body, secrets });
+    const signed = signatureHeaders({ id, timestampSeconds: Date.now() / 1000, body, secrets });
+    const headers = { ...signed, "webhook-event": "newPlant" };
     const attempt = { url, headers, body: sentBody, timeoutMs: 5_000, allowPrivate: true };
     return { id, result: sendWebhookAttempt(attempt) };
   };
@@ -70,7 +71,7 @@ describe("the webhook receiver of docs/webhooks.md", () => {
     ]);
     expect(await result).toMatchObject({ kind: "answered", status: 204 });
     // Its log line comes through a pipe, maybe after the answer.
-    await expect.poll(() => output).toContain(`${id} 9007199254740993n Monstera`);
+    await expect.poll(() => output).toContain(`${id} new 9007199254740993n Monstera`);
   });
 
   it("when the body is not the one signed, then it answers 400", async () => {
@@ -92,7 +93,7 @@ describe("the webhook receiver of docs/webhooks.md", () => {
       const sent = await runToExit("bash", ["-c", script], { env: {} });
       expect(sent.code, sent.stderr).toBe(0);
       expect(sent.stdout).toMatch(/^HTTP\/1\.1 204/);
-      await expect.poll(() => output).toContain("msg_by_hand 9007199254740993n Monstera");
+      await expect.poll(() => output).toContain("msg_by_hand new 9007199254740993n Monstera");
       markRan("curl-recipe");
     },
   );

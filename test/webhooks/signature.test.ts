@@ -13,9 +13,15 @@ import { signatureHeaders } from "../../src/webhooks/signature.ts";
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-function signed(body: string, secrets: readonly string[], timestampSeconds = nowSeconds()) {
+function signed(
+  body: string,
+  secrets: readonly string[],
+  timestampSeconds = nowSeconds(),
+  event = "newPlant",
+) {
   const id = `msg_${crypto.randomUUID()}`;
-  return { body, headers: signatureHeaders({ id, timestampSeconds, body, secrets }) };
+  const headers = signatureHeaders({ id, timestampSeconds, body, secrets });
+  return { body, headers: { ...headers, "webhook-event": event } };
 }
 
 describe("signatureHeaders", () => {
@@ -32,7 +38,7 @@ describe("signatureHeaders", () => {
     expect(headers["webhook-signature"].split(" ")).toHaveLength(2);
     for (const secret of [old, fresh]) {
       expect(new Webhook(secret).verify(body, { ...headers })).toEqual({ id: 2, name: "Fern" });
-      expect(verifyWebhook(body, headers, secret)).toEqual({ id: 2n, name: "Fern" });
+      expect(verifyWebhook(body, headers, secret).body).toEqual({ id: 2n, name: "Fern" });
     }
   });
 
@@ -49,12 +55,14 @@ describe("verifyWebhook", () => {
 
   it("when the delivery is ours, then it returns the event, tag included", () => {
     const { body, headers } = signed('{"id":7,"name":"Aloe","tag":"succulent"}', [secret]);
-    expect(verifyWebhook(body, headers, secret)).toEqual({
+    expect(verifyWebhook(body, headers, secret).body).toEqual({
       id: 7n,
       name: "Aloe",
       tag: "succulent",
     });
-    expect(verifyWebhook(new TextEncoder().encode(body), new Headers(headers), [secret])).toEqual({
+    expect(
+      verifyWebhook(new TextEncoder().encode(body), new Headers(headers), [secret]).body,
+    ).toEqual({
       id: 7n,
       name: "Aloe",
       tag: "succulent",
@@ -63,14 +71,14 @@ describe("verifyWebhook", () => {
 
   it("when the id is 2^53 + 1, then it comes back exactly as a bigint", () => {
     const { body, headers } = signed('{"id":9007199254740993,"name":"Big"}', [secret]);
-    expect(verifyWebhook(body, headers, secret).id).toBe(9007199254740993n);
+    expect(verifyWebhook(body, headers, secret).body.id).toBe(9007199254740993n);
   });
 
   it("when the body has members this client does not know (a newer server's), then every one is returned as sent", () => {
     const text =
       '{"id":9007199254740993,"name":"Pothos","potId":12,"care":{"light":"low","waterDays":[3,7]},"retired":null}';
     const { body, headers } = signed(text, [secret]);
-    expect(verifyWebhook(body, headers, secret)).toEqual({
+    expect(verifyWebhook(body, headers, secret).body).toEqual({
       id: 9007199254740993n,
       name: "Pothos",
       potId: 12,
@@ -107,7 +115,7 @@ describe("verifyWebhook", () => {
     const shouted = Object.fromEntries(
       Object.entries(headers).map(([k, v]) => [k.toUpperCase(), v]),
     );
-    expect(verifyWebhook(body, shouted, secret)).toEqual({ id: 8n, name: "Cactus" });
+    expect(verifyWebhook(body, shouted, secret).body).toEqual({ id: 8n, name: "Cactus" });
   });
 
   it("when the body was tampered with, then it is refused", () => {
@@ -122,7 +130,7 @@ describe("verifyWebhook", () => {
     expect(() => verifyWebhook(body, headers, secret)).toThrow(WebhookVerificationError);
   });
 
-  it.each(["webhook-id", "webhook-timestamp", "webhook-signature"] as const)(
+  it.each(["webhook-id", "webhook-timestamp", "webhook-signature", "webhook-event"] as const)(
     "when the %s header is missing, then it is refused, naming it",
     (name) => {
       const { body, headers } = signed('{"id":1,"name":"Monstera"}', [secret]);
@@ -146,7 +154,7 @@ describe("verifyWebhook", () => {
         [secret],
         nowSeconds() + offset,
       );
-      expect(verifyWebhook(body, headers, secret).id).toBe(1n);
+      expect(verifyWebhook(body, headers, secret).body.id).toBe(1n);
     }
   });
 
@@ -159,6 +167,34 @@ describe("verifyWebhook", () => {
         verifyWebhook(body, { ...headers, "webhook-signature": signature }, secret),
       ).toThrow(/no webhook-signature matches/);
     }
+  });
+
+  it("when a plant-deleted event arrives, then it is read as that event, its id exact, and the type narrows by the event's name", () => {
+    const { body, headers } = signed(
+      '{"id":9007199254740993}',
+      [secret],
+      nowSeconds(),
+      "plantDeleted",
+    );
+    const delivery = verifyWebhook(body, headers, secret);
+    expect(delivery).toEqual({
+      event: "plantDeleted",
+      id: headers["webhook-id"],
+      body: { id: 9007199254740993n },
+    });
+    if (delivery.event === "plantDeleted") {
+      const id: bigint = delivery.body.id;
+      expect(id).toBe(9007199254740993n);
+      // @ts-expect-error a deleted plant's event has no name: the union narrowed by its event
+      expect(delivery.body.name).toBeUndefined();
+    }
+  });
+
+  it("when the event is one this client does not know, then it is refused, naming it", () => {
+    const { body, headers } = signed('{"id":1}', [secret], nowSeconds(), "plantEaten");
+    expect(() => verifyWebhook(body, headers, secret)).toThrow(
+      /a plantEaten event, which this client does not know \(it knows newPlant, plantDeleted\)/,
+    );
   });
 
   it("when the body is signed but is not a new-plant event, then it is refused", () => {
@@ -177,8 +213,9 @@ describe("verifyWebhook", () => {
       "webhook-id": id,
       "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
       "webhook-signature": signature,
+      "webhook-event": "newPlant",
     };
-    expect(verifyWebhook(body, headers, secret)).toEqual({
+    expect(verifyWebhook(body, headers, secret).body).toEqual({
       id: 9007199254740993n,
       name: "Interop",
     });
@@ -187,7 +224,7 @@ describe("verifyWebhook", () => {
   it("when the clock is given, then the tolerance is measured from it", () => {
     const { body, headers } = signed('{"id":1,"name":"Monstera"}', [secret], 1_000_000);
     const now = () => 1_000_000 * 1000 + 20_000;
-    expect(verifyWebhook(body, headers, secret, { now }).id).toBe(1n);
+    expect(verifyWebhook(body, headers, secret, { now }).body.id).toBe(1n);
     expect(() => verifyWebhook(body, headers, secret, { now, toleranceSeconds: 10 })).toThrow(
       /too old/,
     );

@@ -133,6 +133,20 @@ const MIGRATIONS: readonly Migration[] = [
             nextval('webhook_events_id_seq'));
           ALTER TABLE webhook_endpoints ALTER COLUMN first_event_id SET NOT NULL`,
   },
+  {
+    name: "an endpoint subscribes to the events it names",
+    // Each from the event recorded after its subscription on (the YAML's x-event types);
+    // endpoints registered before keep exactly the event they were sent, newPlant.
+    sql: `CREATE TABLE webhook_subscriptions (
+            endpoint_id    TEXT NOT NULL,
+            type           TEXT NOT NULL,
+            first_event_id BIGINT NOT NULL,
+            PRIMARY KEY (endpoint_id, type)
+          );
+          CREATE INDEX webhook_subscriptions_type ON webhook_subscriptions (type, endpoint_id);
+          INSERT INTO webhook_subscriptions (endpoint_id, type, first_event_id)
+            SELECT id, 'newPlant', first_event_id FROM webhook_endpoints`,
+  },
 ];
 
 /** The migrations this build knows, by version (1 first): what plantstore_migrations records. */

@@ -120,7 +120,12 @@ export async function openPostgresStore(
   return {
     resources: resources(data.tables, write, (table) => postgresRowReads(table, calls)),
     tokens: createPostgresTokenStore(calls),
-    webhooks: webhookStore(write, postgresWebhookReads(calls), options.clock),
+    webhooks: webhookStore(
+      write,
+      postgresWebhookReads(calls),
+      data.events.map((event) => event.type),
+      options.clock,
+    ),
     async ping() {
       const deadline = Date.now() + PING_TIMEOUT_MS;
       try {

@@ -17,6 +17,7 @@ import type { PostgresTransaction } from "./writes.ts";
 
 type WebhookWriteName =
   | "createWebhookEndpoint"
+  | "updateWebhookEndpoint"
   | "deleteWebhookEndpoint"
   | "rotateWebhookSecret"
   | "fanOutWebhookEvents"
@@ -35,6 +36,7 @@ type ApplyRun<N extends WebhookWriteName> = (
 export interface PostgresDeliveryRow {
   id: string;
   endpoint_id: string;
+  event: string;
   plant_id: bigint;
   status: string;
   attempts: number;
@@ -47,6 +49,7 @@ export interface PostgresDeliveryRow {
 export const deliveryFromPostgres = (row: PostgresDeliveryRow): WebhookDelivery => ({
   id: row.id,
   endpointId: row.endpoint_id,
+  event: row.event,
   plantId: BigInt(row.plant_id),
   status: row.status as WebhookDelivery["status"],
   attempts: Number(row.attempts),
@@ -57,13 +60,14 @@ export const deliveryFromPostgres = (row: PostgresDeliveryRow): WebhookDelivery 
 });
 
 /** A delivery's columns with its event's subject, from `d` and `ev`. */
-export const DELIVERY_COLUMNS = `d.id, d.endpoint_id, ev.subject_id AS plant_id, d.status, d.attempts,
-  d.last_status, d.last_error, d.next_attempt_at, d.created_at`;
+export const DELIVERY_COLUMNS = `d.id, d.endpoint_id, ev.type AS event, ev.subject_id AS plant_id,
+  d.status, d.attempts, d.last_status, d.last_error, d.next_attempt_at, d.created_at`;
 
 /**
- * Fans the oldest events out into one pending delivery per endpoint enabled and registered
- * before each was recorded, at most FAN_OUT_ROWS deliveries at a time (always one event); how many it made. Events
- * another instance is fanning out are skipped; the endpoints are held (FOR KEY SHARE) so that a delete waits.
+ * Fans the oldest events out into one pending delivery per enabled endpoint subscribed to its
+ * type before it was recorded, at most FAN_OUT_ROWS deliveries at a time (always one event); how
+ * many it made. Events another instance is fanning out are skipped; the endpoints are held (FOR
+ * KEY SHARE) so that a delete or a change of subscriptions waits.
  */
 async function fanOut(tx: PostgresTransaction): Promise<number> {
   const [row] = await tx<{ made: number; unsent: string[] }[]>`
@@ -74,7 +78,7 @@ async function fanOut(tx: PostgresTransaction): Promise<number> {
         LIMIT greatest(1, ${FAN_OUT_ROWS}::int4 / greatest(1, (
           SELECT count(*) FROM webhook_endpoints WHERE disabled_at IS NULL)::int4))
         FOR UPDATE SKIP LOCKED)
-      RETURNING id, created_at
+      RETURNING id, type, created_at
     ), endpoints AS (
       SELECT id, first_event_id FROM webhook_endpoints WHERE disabled_at IS NULL FOR KEY SHARE
     ), made AS (
@@ -83,7 +87,9 @@ async function fanOut(tx: PostgresTransaction): Promise<number> {
       SELECT 'msg_' || lpad(to_hex((extract(epoch FROM ev.created_at) * 1000)::int8), 12, '0')
                || substr(replace(gen_random_uuid()::text, '-', ''), 1, 20),
              e.id, ev.id, 'pending', 0, clock_timestamp(), ev.created_at, clock_timestamp()
-      FROM events AS ev JOIN endpoints AS e ON e.first_event_id <= ev.id
+      FROM events AS ev
+        JOIN webhook_subscriptions AS s ON s.type = ev.type AND s.first_event_id <= ev.id
+        JOIN endpoints AS e ON e.id = s.endpoint_id
       RETURNING event_id
     )
     SELECT (SELECT count(*) FROM made)::int4 AS made,
@@ -94,6 +100,19 @@ async function fanOut(tx: PostgresTransaction): Promise<number> {
     await tx`DELETE FROM webhook_events WHERE id = ANY(${row.unsent}::int8[])`;
   }
   return row?.made ?? 0;
+}
+
+/**
+ * Sets the endpoint's subscriptions to `events`: one it had keeps where it started, one new
+ * starts with the next event recorded (the sequence never goes back), one left out goes.
+ */
+async function subscribe(tx: PostgresTransaction, id: string, events: readonly string[]) {
+  await tx`DELETE FROM webhook_subscriptions
+           WHERE endpoint_id = ${id} AND NOT (type = ANY(${[...events]}::text[]))`;
+  await tx`INSERT INTO webhook_subscriptions (endpoint_id, type, first_event_id)
+           SELECT ${id}, type, nextval('webhook_events_id_seq')
+           FROM unnest(${[...events]}::text[]) AS t(type)
+           ON CONFLICT DO NOTHING`;
 }
 
 /**
@@ -134,7 +153,7 @@ const ms = (value: number) => `${value} milliseconds`;
 
 export const postgresWebhookWrites: { [N in WebhookWriteName]: ApplyRun<N> } = {
   createWebhookEndpoint: oneByOne(
-    async (tx, { id, url, description, secret, createdAt, maxEndpoints }) => {
+    async (tx, { id, url, description, secret, createdAt, events, maxEndpoints }) => {
       // Registrations of every instance one at a time, so the count holds until the insert.
       await tx`SELECT pg_advisory_xact_lock(hashtext('plantstore:webhook-endpoints'))`;
       const [held] = await tx<{ n: number }[]>`SELECT count(*)::int4 AS n FROM webhook_endpoints`;
@@ -145,11 +164,23 @@ export const postgresWebhookWrites: { [N in WebhookWriteName]: ApplyRun<N> } = {
                  (id, url, description, secret, created_at, first_event_id)
                VALUES (${id}, ${url}, ${description}, ${secret}, ${new Date(createdAt)},
                        nextval('webhook_events_id_seq'))`;
+      await subscribe(tx, id, events);
       return { outcome: "created" };
     },
   ),
+  updateWebhookEndpoint: oneByOne(async (tx, { id, events, description }) => {
+    // Held, so that a fan-out (FOR KEY SHARE) sees the subscriptions before or after, not half.
+    const [found] = await tx`SELECT id FROM webhook_endpoints WHERE id = ${id} FOR UPDATE`;
+    if (found === undefined) return { outcome: "absent" };
+    if (description !== undefined) {
+      await tx`UPDATE webhook_endpoints SET description = ${description} WHERE id = ${id}`;
+    }
+    if (events !== undefined) await subscribe(tx, id, events);
+    return { outcome: "updated" };
+  }),
   deleteWebhookEndpoint: oneByOne(async (tx, { id }) => {
     await lockEventCleanup(tx);
+    await tx`DELETE FROM webhook_subscriptions WHERE endpoint_id = ${id}`;
     // The endpoint next: a fan-out holding it (FOR KEY SHARE) commits before, and the
     // deliveries' DELETE then sees what it made.
     const { count } = await tx`DELETE FROM webhook_endpoints WHERE id = ${id}`;
@@ -181,6 +212,7 @@ export const postgresWebhookWrites: { [N in WebhookWriteName]: ApplyRun<N> } = {
         {
           id: string;
           endpoint_id: string;
+          type: string;
           body: string;
           attempts: number;
           url: string;
@@ -215,9 +247,10 @@ export const postgresWebhookWrites: { [N in WebhookWriteName]: ApplyRun<N> } = {
           lease_until = clock_timestamp() + ${ms(leaseMs)}::interval, lease_owner = ${owner}
       FROM picked JOIN webhook_events AS ev ON ev.id = picked.event_id
       WHERE d.id = picked.id
-      RETURNING d.id, d.endpoint_id, ev.body, d.attempts, picked.url, picked.secrets`;
+      RETURNING d.id, d.endpoint_id, ev.type, ev.body, d.attempts, picked.url, picked.secrets`;
       const deliveries: ClaimedDelivery[] = rows.map((row) => ({
         id: row.id,
+        event: row.type,
         endpointId: row.endpoint_id,
         url: row.url,
         body: row.body,

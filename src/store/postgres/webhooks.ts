@@ -15,7 +15,13 @@ interface EndpointRow {
   description: string | null;
   created_at: Date;
   disabled_at: Date | null;
+  events: string[];
 }
+
+/** An endpoint's columns, with the events it subscribes to, sorted. */
+const ENDPOINT_COLUMNS = `id, url, description, created_at, disabled_at,
+  array(SELECT type FROM webhook_subscriptions AS s
+        WHERE s.endpoint_id = webhook_endpoints.id ORDER BY type) AS events`;
 
 const endpointFrom = (row: EndpointRow): WebhookEndpoint => ({
   id: row.id,
@@ -23,6 +29,7 @@ const endpointFrom = (row: EndpointRow): WebhookEndpoint => ({
   description: row.description,
   createdAt: row.created_at,
   disabledAt: row.disabled_at,
+  events: [...row.events],
 });
 
 export function postgresWebhookReads(calls: BoundedCalls): WebhookReads {
@@ -36,8 +43,7 @@ export function postgresWebhookReads(calls: BoundedCalls): WebhookReads {
   const endpoint = (id: string) =>
     calls.read(
       (q) => q<EndpointRow[]>`
-        SELECT id, url, description, created_at, disabled_at
-        FROM webhook_endpoints WHERE id = ${id}`,
+        SELECT ${q.unsafe(ENDPOINT_COLUMNS)} FROM webhook_endpoints WHERE id = ${id}`,
     );
   return {
     nextDueInMs: () =>
@@ -65,7 +71,7 @@ export function postgresWebhookReads(calls: BoundedCalls): WebhookReads {
       mapped(async () => {
         const rows = await calls.read(
           (q) => q<EndpointRow[]>`
-            SELECT id, url, description, created_at, disabled_at FROM webhook_endpoints
+            SELECT ${q.unsafe(ENDPOINT_COLUMNS)} FROM webhook_endpoints
             WHERE id > ${after ?? ""} ORDER BY id LIMIT ${limit}::int4`,
         );
         return { endpoints: rows.map(endpointFrom), full: rows.length >= limit };

@@ -41,7 +41,7 @@ export function postgresWrites(data: DataDeclaration): PostgresWrites {
 
 /**
  * Records a batch's events (outbox.ts) in its transaction: one INSERT, one row each, and none
- * while no endpoint is enabled to receive them.
+ * while no enabled endpoint subscribes to its type.
  */
 export async function recordPostgresEvents(
   tx: PostgresTransaction,
@@ -54,6 +54,9 @@ export async function recordPostgresEvents(
     FROM unnest(${events.map((e) => e.type)}::text[],
                 ${events.map((e) => (e.subjectId === null ? null : String(e.subjectId)))}::int8[],
                 ${events.map((e) => e.body)}::text[]) WITH ORDINALITY AS t(type, subject_id, body, n)
-    WHERE EXISTS (SELECT 1 FROM webhook_endpoints WHERE disabled_at IS NULL)
+    WHERE EXISTS (
+      SELECT 1 FROM webhook_subscriptions AS s
+      JOIN webhook_endpoints AS e ON e.id = s.endpoint_id
+      WHERE s.type = t.type AND e.disabled_at IS NULL)
     ORDER BY n`;
 }

@@ -115,6 +115,18 @@ const MIGRATIONS: readonly string[] = [
      (SELECT min(ev.id) FROM webhook_events AS ev
       WHERE ev.fanned_out = 0 AND ev.created_at >= webhook_endpoints.created_at),
      (SELECT coalesce(max(id), 0) + 1 FROM webhook_events))`,
+  // 8: an endpoint subscribes to the events it names (the YAML's x-event types), each from the
+  // event recorded after its subscription on; endpoints registered before keep exactly the
+  // event they were sent, newPlant, from where they got it.
+  `CREATE TABLE webhook_subscriptions (
+     endpoint_id    TEXT NOT NULL,
+     type           TEXT NOT NULL,
+     first_event_id INTEGER NOT NULL,
+     PRIMARY KEY (endpoint_id, type)
+   ) STRICT;
+   CREATE INDEX webhook_subscriptions_type ON webhook_subscriptions (type, endpoint_id);
+   INSERT INTO webhook_subscriptions (endpoint_id, type, first_event_id)
+     SELECT id, 'newPlant', first_event_id FROM webhook_endpoints`,
 ];
 
 /** The schema version this build migrates a SQLite file to. */

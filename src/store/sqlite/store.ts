@@ -82,7 +82,12 @@ export function openSqliteStore(path: string, options: StoreOptions): Store {
   return {
     resources: resources(data.tables, run, (table) => sqliteRowReads(db, table, asStoreErrors)),
     tokens: createSqliteTokenStore(db, asStoreErrors),
-    webhooks: webhookStore(run, sqliteWebhookReads(db, asStoreErrors), options.clock),
+    webhooks: webhookStore(
+      run,
+      sqliteWebhookReads(db, asStoreErrors),
+      data.events.map((event) => event.type),
+      options.clock,
+    ),
     async ping() {
       try {
         probe.get();

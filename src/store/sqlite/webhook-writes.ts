@@ -16,6 +16,7 @@ import type { WriteArgs, WriteResult } from "../writes.ts";
 
 type WebhookWriteName =
   | "createWebhookEndpoint"
+  | "updateWebhookEndpoint"
   | "deleteWebhookEndpoint"
   | "rotateWebhookSecret"
   | "fanOutWebhookEvents"
@@ -31,6 +32,7 @@ type Prepare<N extends WebhookWriteName> = (db: Database) => (args: WriteArgs<N>
 export interface SqliteDeliveryRow {
   id: string;
   endpoint_id: string;
+  event: string;
   plant_id: bigint;
   status: string;
   attempts: number;
@@ -43,6 +45,7 @@ export interface SqliteDeliveryRow {
 export const deliveryFromSqlite = (row: SqliteDeliveryRow): WebhookDelivery => ({
   id: row.id,
   endpointId: row.endpoint_id,
+  event: row.event,
   plantId: BigInt(row.plant_id),
   status: row.status as WebhookDelivery["status"],
   attempts: Number(row.attempts),
@@ -57,23 +60,37 @@ export const deliveryFromSqlite = (row: SqliteDeliveryRow): WebhookDelivery => (
 
 /** Deliveries with what their event is about; `WHERE` on `d.` columns may follow. */
 export const SELECT_DELIVERIES = `
-  SELECT d.id, d.endpoint_id, ev.subject_id AS plant_id, d.status, d.attempts, d.last_status,
+  SELECT d.id, d.endpoint_id, ev.type AS event, ev.subject_id AS plant_id, d.status, d.attempts,
+         d.last_status,
          d.last_error, d.next_attempt_at, d.created_at
   FROM webhook_deliveries AS d JOIN webhook_events AS ev ON ev.id = d.event_id`;
 
 export const sqliteWebhookWrites: { [N in WebhookWriteName]: Prepare<N> } = {
   createWebhookEndpoint(db) {
-    // It gets every event recorded from now on: those with ids from the next one up.
     const insert = db.prepare<[string, string, string | null, string, number]>(
       `INSERT INTO webhook_endpoints (id, url, description, secret, created_at, first_event_id)
-       VALUES (?, ?, ?, ?, ?, coalesce(
-         (SELECT seq FROM sqlite_sequence WHERE name = 'webhook_events'), 0) + 1)`,
+       VALUES (?, ?, ?, ?, ?, ${NEXT_EVENT_ID})`,
     );
     const count = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM webhook_endpoints");
-    return ({ id, url, description, secret, createdAt, maxEndpoints }) => {
+    const subscribe = subscriptions(db);
+    return ({ id, url, description, secret, createdAt, events, maxEndpoints }) => {
       if ((count.get()?.n ?? 0) >= maxEndpoints) return { outcome: "full" };
       insert.run(id, url, description, secret, createdAt);
+      subscribe(id, events);
       return { outcome: "created" };
+    };
+  },
+  updateWebhookEndpoint(db) {
+    const exists = db.prepare<[string]>("SELECT 1 FROM webhook_endpoints WHERE id = ?");
+    const describe = db.prepare<[string | null, string]>(
+      "UPDATE webhook_endpoints SET description = ? WHERE id = ?",
+    );
+    const subscribe = subscriptions(db);
+    return ({ id, events, description }) => {
+      if (exists.get(id) === undefined) return { outcome: "absent" };
+      if (description !== undefined) describe.run(description, id);
+      if (events !== undefined) subscribe(id, events);
+      return { outcome: "updated" };
     };
   },
   deleteWebhookEndpoint(db) {
@@ -83,9 +100,13 @@ export const sqliteWebhookWrites: { [N in WebhookWriteName]: Prepare<N> } = {
       )
       .pluck();
     const endpoint = db.prepare<[string]>("DELETE FROM webhook_endpoints WHERE id = ?");
+    const unsubscribe = db.prepare<[string]>(
+      "DELETE FROM webhook_subscriptions WHERE endpoint_id = ?",
+    );
     const unsent = eventsWithoutDeliveries(db);
     return ({ id }) => {
       unsent(deliveries.all(id));
+      unsubscribe.run(id);
       return { outcome: endpoint.run(id).changes === 1 ? "deleted" : "absent" };
     };
   },
@@ -131,9 +152,9 @@ export const sqliteWebhookWrites: { [N in WebhookWriteName]: Prepare<N> } = {
     // The partial index webhook_deliveries_due: a range scan per endpoint, whatever the backlog.
     const due = db.prepare<
       [string, number, number],
-      { id: string; body: string; attempts: number }
+      { id: string; type: string; body: string; attempts: number }
     >(
-      `SELECT d.id, ev.body, d.attempts
+      `SELECT d.id, ev.type, ev.body, d.attempts
        FROM webhook_deliveries AS d JOIN webhook_events AS ev ON ev.id = d.event_id
        WHERE d.endpoint_id = ? AND d.status = 'pending' AND d.next_attempt_at <= ?
        ORDER BY d.next_attempt_at LIMIT ?`,
@@ -159,6 +180,7 @@ export const sqliteWebhookWrites: { [N in WebhookWriteName]: Prepare<N> } = {
           lease.run(now + leaseMs, now + leaseMs, owner, row.id);
           claimed.push({
             id: row.id,
+            event: row.type,
             endpointId: endpoint.id,
             url: endpoint.url,
             body: row.body,
@@ -256,6 +278,29 @@ export const sqliteWebhookWrites: { [N in WebhookWriteName]: Prepare<N> } = {
   },
 };
 
+/** The id the next event recorded takes: AUTOINCREMENT never takes one again. */
+const NEXT_EVENT_ID =
+  "coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'webhook_events'), 0) + 1";
+
+/**
+ * Sets the endpoint's subscriptions to `events`: one it had keeps where it started, one new
+ * starts with the next event recorded, one left out goes.
+ */
+function subscriptions(db: Database): (id: string, events: readonly string[]) => void {
+  const drop = db.prepare<[string, string]>(
+    `DELETE FROM webhook_subscriptions
+     WHERE endpoint_id = ? AND type NOT IN (SELECT value FROM json_each(?))`,
+  );
+  const add = db.prepare<[string, string]>(
+    `INSERT INTO webhook_subscriptions (endpoint_id, type, first_event_id)
+     SELECT ?, ?, ${NEXT_EVENT_ID} WHERE true ON CONFLICT DO NOTHING`,
+  );
+  return (id, events) => {
+    drop.run(id, JSON.stringify(events));
+    for (const type of events) add.run(id, type);
+  };
+}
+
 /** Deletes those of the given events (fanned out) that have no delivery left. */
 function eventsWithoutDeliveries(db: Database): (ids: readonly number[]) => void {
   const remove = db.prepare<[{ id: number }]>(
@@ -268,8 +313,8 @@ function eventsWithoutDeliveries(db: Database): (ids: readonly number[]) => void
 }
 
 /**
- * Fans the oldest events out into one pending delivery per endpoint enabled and registered
- * before each was recorded, at most FAN_OUT_ROWS deliveries at a time (always one event); how many it made.
+ * Fans the oldest events out into one pending delivery per enabled endpoint subscribed to its
+ * type before it was recorded, at most FAN_OUT_ROWS deliveries at a time (always one event); how many it made.
  * Delivery ids sort by their event's time, as the delivery log lists them.
  */
 function sqliteFanOut(db: Database): (now: number) => number {
@@ -282,16 +327,19 @@ function sqliteFanOut(db: Database): (now: number) => number {
          SELECT id FROM webhook_events WHERE fanned_out = 0 ORDER BY id LIMIT ?)`,
     )
     .pluck();
-  // CROSS JOIN keeps the events outside, read from webhook_events_unfanned: joined the other
-  // way round, SQLite built an index over every event for each claim (a million: seconds).
+  // CROSS JOIN keeps the events outside, read from webhook_events_unfanned, then each one's
+  // subscribers by webhook_subscriptions_type: joined the other way round, SQLite built an
+  // index over every event for each claim (a million: seconds).
   const insert = db.prepare<[{ now: number; last: number }]>(
     `INSERT INTO webhook_deliveries
        (id, endpoint_id, event_id, status, attempts, next_attempt_at, created_at, updated_at)
      SELECT printf('msg_%012x', ev.created_at) || lower(hex(randomblob(10))), e.id, ev.id,
             'pending', 0, @now, ev.created_at, @now
-     FROM webhook_events AS ev CROSS JOIN webhook_endpoints AS e
+     FROM webhook_events AS ev CROSS JOIN webhook_subscriptions AS s
+       CROSS JOIN webhook_endpoints AS e
      WHERE ev.fanned_out = 0 AND ev.id <= @last
-       AND e.disabled_at IS NULL AND e.first_event_id <= ev.id`,
+       AND s.type = ev.type AND s.first_event_id <= ev.id
+       AND e.id = s.endpoint_id AND e.disabled_at IS NULL`,
   );
   const mark = db.prepare<[number]>(
     "UPDATE webhook_events SET fanned_out = 1 WHERE fanned_out = 0 AND id <= ?",

@@ -9,9 +9,14 @@ interface EndpointRow {
   description: string | null;
   created_at: number;
   disabled_at: number | null;
+  /** A JSON array of its event types, sorted. */
+  events: string;
 }
 
-const ENDPOINT_COLUMNS = "id, url, description, created_at, disabled_at";
+const ENDPOINT_COLUMNS = `id, url, description, created_at, disabled_at,
+  (SELECT json_group_array(type) FROM (
+     SELECT type FROM webhook_subscriptions WHERE endpoint_id = webhook_endpoints.id
+     ORDER BY type)) AS events`;
 
 const endpointFrom = (row: EndpointRow): WebhookEndpoint => ({
   id: row.id,
@@ -19,6 +24,7 @@ const endpointFrom = (row: EndpointRow): WebhookEndpoint => ({
   description: row.description,
   createdAt: new Date(row.created_at),
   disabledAt: row.disabled_at === null ? null : new Date(row.disabled_at),
+  events: JSON.parse(row.events) as string[],
 });
 
 export function sqliteWebhookReads(

@@ -36,14 +36,19 @@ export function sqliteWrites(db: Database, data: DataDeclaration): SqliteWrites 
 
 /**
  * Records a write's events (outbox.ts) in its transaction: one row each, and none while no
- * endpoint is enabled to receive them.
+ * enabled endpoint subscribes to its type.
  */
 export function recordSqliteEvents(db: Database): (events: readonly OutboxEvent[]) => void {
-  const insert = db.prepare<[string, bigint | null, string, number]>(
+  const insert = db.prepare<[string, bigint | null, string, number, string]>(
     `INSERT INTO webhook_events (type, subject_id, body, created_at)
-     SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM webhook_endpoints WHERE disabled_at IS NULL)`,
+     SELECT ?, ?, ?, ? WHERE EXISTS (
+       SELECT 1 FROM webhook_subscriptions AS s
+       JOIN webhook_endpoints AS e ON e.id = s.endpoint_id
+       WHERE s.type = ? AND e.disabled_at IS NULL)`,
   );
   return (events) => {
-    for (const { type, subjectId, body } of events) insert.run(type, subjectId, body, Date.now());
+    for (const { type, subjectId, body } of events) {
+      insert.run(type, subjectId, body, Date.now(), type);
+    }
   };
 }
