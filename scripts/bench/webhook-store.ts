@@ -2,8 +2,15 @@
 // backlog of pending deliveries in bulk, with the outbox's columns), and the backlog read back.
 import Database from "better-sqlite3";
 import postgres from "postgres";
-import { newWebhookSecret, timeOrderedId } from "../../src/store/webhooks.ts";
+import { loadConfig, type PostgresDatabase } from "../../src/config/config.ts";
+import { documentData } from "../../src/openapi/backend.ts";
+import { openPostgresStore } from "../../src/store/postgres/store.ts";
+import { openSqliteStore } from "../../src/store/sqlite/store.ts";
 import type { StoreLocation } from "./service-store.ts";
+
+/** The server's settings for a PostgreSQL URL. */
+const defaultDatabase = (url: string) =>
+  loadConfig({ DATABASE_URL: url }).database as PostgresDatabase;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** One preloaded delivery in this many is due now; the rest fall due over the next day. */
@@ -31,38 +38,38 @@ async function withStore<T>(
   }
 }
 
-/** Registers an endpoint as POST /webhook-endpoints stores one; returns its id. */
+/** Registers an endpoint as POST /webhook-endpoints does; returns its id. */
 export async function insertEndpoint(store: StoreLocation, url: string): Promise<string> {
   return (await insertEndpoints(store, url, 1))[0] as string;
 }
 
-/** Registers `count` endpoints to one URL; returns their ids. */
-export function insertEndpoints(
+/**
+ * Registers `count` endpoints to one URL through the store (every event declared), as the API
+ * does; returns their ids.
+ */
+export async function insertEndpoints(
   store: StoreLocation,
   url: string,
   count: number,
 ): Promise<string[]> {
-  const ids = Array.from({ length: count }, () => timeOrderedId("ep_"));
-  const now = Date.now();
-  return withStore(
-    store,
-    (db) => {
-      const insert = db.prepare(
-        "INSERT INTO webhook_endpoints (id, url, description, secret, created_at) VALUES (?, ?, 'bench', ?, ?)",
-      );
-      db.transaction(() => {
-        for (const id of ids) insert.run(id, url, newWebhookSecret(), now);
-      })();
-      return ids;
-    },
-    async (sql) => {
-      await sql`INSERT INTO webhook_endpoints (id, url, description, secret, created_at)
-                SELECT id, ${url}, 'bench', secret, clock_timestamp()
-                FROM unnest(${ids}::text[], ${ids.map(() => newWebhookSecret())}::text[])
-                  AS t(id, secret)`;
-      return ids;
-    },
-  );
+  const data = await documentData();
+  const opened =
+    store.engine === "sqlite"
+      ? openSqliteStore(store.path, { data })
+      : await openPostgresStore(
+          { ...defaultDatabase(store.url), poolMax: 2, queryTimeoutMs: 600_000 },
+          { data },
+        );
+  try {
+    const ids: string[] = [];
+    for (let n = 0; n < count; n++) {
+      const made = await opened.webhooks.createEndpoint({ url, description: "bench" });
+      ids.push(made.id);
+    }
+    return ids;
+  } finally {
+    await opened.close();
+  }
 }
 
 /** Bytes the webhook events and deliveries take, with their indexes. */
