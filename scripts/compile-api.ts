@@ -18,6 +18,7 @@ import { documentPath, parseYaml } from "../src/openapi/document.ts";
 import { checkDocument } from "../src/openapi/document-check.ts";
 import { responseSchemas } from "../src/openapi/response-schemas.ts";
 import { compileValidators } from "../src/openapi/validators.ts";
+import { GENERATED_MIGRATIONS } from "../src/store/migrations/index.ts";
 import { checkMigrations, SNAPSHOT_FILE } from "../src/store/migrations/snapshot.ts";
 
 async function compile(bytes: Buffer): Promise<string> {
@@ -30,7 +31,7 @@ async function compile(bytes: Buffer): Promise<string> {
   }).at("http://127.0.0.1:8080");
   const dereferenced = await dereference(document);
   const data = apiData(dereferenced);
-  checkMigrations(data.tables, readFileSync(SNAPSHOT_FILE, "utf8"));
+  checkMigrations(data.tables, readFileSync(SNAPSHOT_FILE, "utf8"), GENERATED_MIGRATIONS);
   const router = new OpenAPIRouter({ definition: dereferenced, ignoreTrailingSlashes: false });
   const validators = validatorsCode(dereferenced, router);
   const serializers = serializersCode(router);

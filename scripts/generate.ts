@@ -18,7 +18,7 @@ import { EVERY_ITEM, int64Locations, type LocationStep } from "../src/openapi/in
 import { changelogPath, renderApiChangelog } from "../src/spec-diff/api-changelog.ts";
 import { DestructiveChangeError } from "../src/store/migrations/diff.ts";
 import { buildApi } from "./build-api.mjs";
-import { migrationOutputs } from "./migration.ts";
+import { BY_HAND_NAME, migrationOutputs } from "./migration.ts";
 import { formatted, scaffold } from "./scaffold.ts";
 
 const specUrl = new URL("../openapi/plants.yaml", import.meta.url);
@@ -372,10 +372,10 @@ function renderServed(document: Document): string {
  * The migration the document's tables need (scripts/migration.ts); a declaration that would
  * lose data, or that the store cannot keep, ends the command with its sentence.
  */
-async function migrationsOrExit() {
+async function migrationsOrExit(byHand: string | undefined) {
   const document = await dereference((await readSpec()) as never);
   try {
-    return migrationOutputs(document);
+    return migrationOutputs(document, byHand);
   } catch (error) {
     if (!(error instanceof DestructiveChangeError || error instanceof DataDeclarationError)) {
       throw error;
@@ -399,6 +399,20 @@ export function renderSettingsDoc(page: string): string {
   return `${page.slice(0, start)}${SETTINGS_START}\n${settingsMarkdown()}\n${page.slice(end)}`;
 }
 
+/** `--by-hand NAME`: the next migration is written for its author to complete. */
+function byHandName(): string | undefined {
+  const at = process.argv.indexOf("--by-hand");
+  if (at === -1) return undefined;
+  const name = process.argv[at + 1] ?? "";
+  if (!BY_HAND_NAME.test(name)) {
+    console.error(
+      "plantstore: --by-hand takes the migration's name: lower case letters, digits and -, e.g. --by-hand drop-plants-species",
+    );
+    process.exit(2);
+  }
+  return name;
+}
+
 async function main(): Promise<void> {
   const check = process.argv.includes("--check");
   const types = await renderTypes().catch((error: unknown) => {
@@ -406,7 +420,7 @@ async function main(): Promise<void> {
     console.error(error.message);
     process.exit(1);
   });
-  const migrations = await migrationsOrExit();
+  const migrations = await migrationsOrExit(byHandName());
   const outputs = [
     { path: generatedPath, rendered: types },
     { path: settingsDocPath, rendered: renderSettingsDoc(await readFile(settingsDocPath, "utf8")) },

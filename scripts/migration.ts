@@ -7,7 +7,11 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { apiData } from "../src/openapi/data.ts";
-import { describeChanges, tableChanges } from "../src/store/migrations/diff.ts";
+import {
+  DestructiveChangeError,
+  describeChanges,
+  tableChanges,
+} from "../src/store/migrations/diff.ts";
 import type { GeneratedMigration } from "../src/store/migrations/migration.ts";
 import { SNAPSHOT_FILE, snapshotText } from "../src/store/migrations/snapshot.ts";
 import { postgresSteps } from "../src/store/postgres/ddl.ts";
@@ -17,6 +21,10 @@ import type { Table } from "../src/store/tables.ts";
 const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
 const FOLDER = "src/store/migrations";
 const MIGRATION_FILE = /^(\d{4})-[a-z0-9-]+\.ts$/;
+/** What --by-hand NAME may be: a file name's part. */
+export const BY_HAND_NAME = /^[a-z0-9][a-z0-9-]{0,59}$/;
+const NOTHING_BY_HAND =
+  "--by-hand: every change the document makes to its tables can be made safely, so npm run generate writes that migration itself";
 
 export interface Output {
   path: string;
@@ -27,21 +35,36 @@ export interface Output {
  * The files that bring the migrations up to the document (dereferenced): a new migration and
  * the index when a table changes, the snapshot whenever it differs; none when all is current.
  */
-export function migrationOutputs(document: unknown): Output[] {
+export function migrationOutputs(document: unknown, byHand?: string): Output[] {
   const tables = apiData(document).tables;
   const snapshot = readFileSync(root(SNAPSHOT_FILE), "utf8");
-  if (snapshot === snapshotText(tables)) return [];
-  const changes = tableChanges(JSON.parse(snapshot) as Table[], tables);
+  if (snapshot === snapshotText(tables)) {
+    if (byHand !== undefined) throw new DestructiveChangeError(NOTHING_BY_HAND);
+    return [];
+  }
+  const todo: string[] = [];
+  const changes = tableChanges(
+    JSON.parse(snapshot) as Table[],
+    tables,
+    byHand === undefined ? undefined : (sentence) => void todo.push(sentence),
+  );
+  if (byHand !== undefined && todo.length === 0) {
+    throw new DestructiveChangeError(NOTHING_BY_HAND);
+  }
   const outputs: Output[] = [{ path: root(SNAPSHOT_FILE), rendered: snapshotText(tables) }];
-  if (changes.length === 0) return outputs;
+  if (changes.length === 0 && todo.length === 0) return outputs;
   const existing = migrationFiles();
   const number = String(existing.length + 1).padStart(4, "0");
   const { slug, summary } = describeChanges(changes);
   const migration: GeneratedMigration = {
-    id: `${number}-${slug}`,
-    summary,
+    id: `${number}-${byHand ?? slug}`,
+    summary:
+      byHand === undefined
+        ? summary
+        : `by hand: ${[...todo, ...(changes.length === 0 ? [] : [summary])].join("; ")}`,
     sqlite: changes.flatMap(sqliteStatements),
     postgres: changes.flatMap(postgresSteps),
+    ...(todo.length === 0 ? {} : { todo }),
   };
   const file = `${migration.id}.ts`;
   return [
@@ -60,7 +83,14 @@ function migrationFiles(): string[] {
 
 const migrationSource = (migration: GeneratedMigration): string =>
   `// Written by \`npm run generate\` from openapi/plants.yaml: ${migration.summary}
-// Commit it with the document; never edit it once released (a database that ran it keeps it).
+${
+  migration.todo === undefined
+    ? ""
+    : `// To complete by hand: add to \`sqlite\` and \`postgres\` the statements that make each change
+// in \`todo\` keeping the rows (see docs/editing-the-api.md, "Migrations follow"), then delete
+// \`todo\`; the build refuses the document until then.
+`
+}// Commit it with the document; never edit it once released (a database that ran it keeps it).
 import type { GeneratedMigration } from "./migration.ts";
 
 export const migration: GeneratedMigration = ${JSON.stringify(migration, null, 2)};

@@ -10,6 +10,7 @@ import {
   type DataDeclaration,
   EVENT_HEADER,
   type EventDeclaration,
+  keyColumn,
   type Table,
   type WriteAction,
 } from "../store/tables.ts";
@@ -219,6 +220,12 @@ function eventsOf(webhooks: unknown, tables: ReadonlyMap<string, Table>): EventD
       }
       if (!isObject(declared)) return fail(`${where}: x-event must be an object`);
       const table = tableFor(where, declared["table"], tables);
+      // The outbox and the delivery log name an event's row by an int64 (plantId).
+      if (table.columns.find((c) => c.member === table.key)?.kind !== "int64") {
+        fail(
+          `${where}: x-event's table ${table.name} must have an int64 key, which the delivery log names each message's row by`,
+        );
+      }
       const on = declared["on"] as WriteAction;
       if (!WRITES.includes(on)) fail(`${where}: x-event's on must be one of ${WRITES.join(", ")}`);
       const type = String(declared["type"] ?? "");
@@ -227,8 +234,16 @@ function eventsOf(webhooks: unknown, tables: ReadonlyMap<string, Table>): EventD
       }
       namesItself(where, operation, type);
       const body = jsonBodyOf(operation);
-      const members = body === undefined ? [] : membersOf(body).members.map(([m]) => m);
+      const declaredBody = body === undefined ? undefined : membersOf(body);
+      const members = declaredBody?.members.map(([m]) => m) ?? [];
       storedOnly(`${where}'s body`, members, table);
+      for (const member of declaredBody?.required ?? []) {
+        if (table.columns.find((c) => c.member === member)?.nullable === true) {
+          fail(
+            `${where}'s body requires ${member}, which a ${table.noun} may lack: make it optional there, or required in the table`,
+          );
+        }
+      }
       events.push({
         type,
         table: table.name,
@@ -293,6 +308,15 @@ function operationsOf(paths: unknown, tables: ReadonlyMap<string, Table>): Resou
         ...(Array.isArray(operation["parameters"]) ? operation["parameters"] : []),
       ].filter(isObject);
       found.push(resourceOperation(id, path, action, table, operation, parameters));
+      const responses = isObject(operation["responses"]) ? operation["responses"] : {};
+      const referrer = [...tables.values()].find((t) =>
+        t.columns.some((c) => c.references === table.name),
+      );
+      if (action === "delete" && referrer !== undefined && responses["409"] === undefined) {
+        fail(
+          `${id}: a ${table.noun} that a row of ${referrer.name} names cannot be deleted, and is answered 409: document the 409`,
+        );
+      }
     }
   }
   return found;
@@ -318,8 +342,12 @@ function resourceOperation(
     const { members, required } = membersOf(body);
     const names = members.map(([member]) => member);
     storedOnly(`${id}'s request body`, names, table);
+    if (action === "update" && names.includes(table.key)) {
+      fail(`${id}: an update cannot change the key ${table.key}; leave it out of the body`);
+    }
     for (const [member, schema] of members) {
       const column = table.columns.find((c) => c.member === member);
+      if (column !== undefined) fitsColumn(`${id}'s request body member ${member}`, schema, column);
       if (column?.references !== undefined && schema["x-references"] !== column.references) {
         fail(
           `${id}'s request body member ${member} names a row of ${column.references}: mark it x-references: ${column.references}, so that a row not stored is answered 422`,
@@ -327,9 +355,6 @@ function resourceOperation(
       }
     }
     if (action === "create") createCovers(id, table, required);
-    if (action === "update" && names.includes(table.key)) {
-      fail(`${id}: an update cannot change the key ${table.key}; leave it out of the body`);
-    }
   }
   for (const answer of answerSchemas(operation)) {
     storedOnly(
@@ -338,12 +363,12 @@ function resourceOperation(
       table,
     );
   }
-  const filters =
-    action === "list"
-      ? parameters
-          .filter((p) => p["in"] === "query" && !PAGING.has(String(p["name"])))
-          .map((p) => filterOf(id, String(p["name"]), table))
-      : [];
+  const query = action === "list" ? parameters.filter((p) => p["in"] === "query") : [];
+  const after = query.find((p) => p["name"] === "after");
+  if (after !== undefined) fitsColumn(`${id}'s parameter after`, schemaOf(after), keyColumn(table));
+  const filters = query
+    .filter((p) => !PAGING.has(String(p["name"])))
+    .map((p) => filterOf(id, p, table));
   return { operationId: id, table: table.name, action, keyParameter, filters };
 }
 
@@ -357,14 +382,46 @@ function createCovers(id: string, table: Table, required: ReadonlySet<string>): 
   }
 }
 
-function filterOf(id: string, name: string, table: Table): string {
+function filterOf(id: string, parameter: Schema, table: Table): string {
+  const name = String(parameter["name"]);
   const column = table.columns.find((c) => c.member === name);
   if (column === undefined || column.kind === "json") {
-    fail(
+    return fail(
       `${id}: the query parameter ${name} names no member of ${table.name} to filter on (limit and after page the list)`,
     );
   }
+  fitsColumn(`${id}'s parameter ${name}`, schemaOf(parameter), column, false);
+  // A page filtered on a member without an index reads the table until it is full.
+  if (column.indexed !== true && column.member !== table.key) {
+    fail(`${id}: the filter ${name} needs an index: mark ${table.name}.${name} x-indexed`);
+  }
   return name;
+}
+
+const schemaOf = (parameter: Schema): Schema =>
+  isObject(parameter["schema"]) ? parameter["schema"] : {};
+
+/**
+ * A value the schema takes is one the column keeps: the same kind and, where the column has a
+ * length (PostgreSQL's VARCHAR), no longer (`bounded`), so that nothing valid is refused by the
+ * database (a 5xx) or kept where its read schema would refuse it.
+ */
+function fitsColumn(where: string, schema: Schema, column: Column, bounded = true): void {
+  const types = (Array.isArray(schema["type"]) ? schema["type"] : [schema["type"]]).filter(
+    (type): type is string => typeof type === "string" && type !== "null",
+  );
+  const kind = kindOf(where, types, schema);
+  if (kind !== column.kind) fail(`${where} is ${kind}, but its column keeps ${column.kind}`);
+  const longest = schema["maxLength"];
+  if (
+    bounded &&
+    column.maxLength !== undefined &&
+    (typeof longest !== "number" || longest > column.maxLength)
+  ) {
+    fail(
+      `${where} may be longer than its column keeps (${column.maxLength}): give it maxLength ${column.maxLength} or less`,
+    );
+  }
 }
 
 /** Refuses members the table does not store: they would be accepted and dropped. */

@@ -77,17 +77,33 @@ export function resourceStore(
   reads: ResourceReads,
 ): ResourceStore {
   const name = table.name;
+  const defaulted = table.columns.filter((column) => column.default !== undefined);
   return {
     ...reads,
-    create: (row) =>
-      run("createRow", { table: name, row }).then((outcome) => created(row, outcome)),
-    async update(key, patch) {
+    create(given) {
+      const row = withDefaults(defaulted, given, undefined);
+      return run("createRow", { table: name, row }).then((outcome) => created(row, outcome));
+    },
+    async update(key, given) {
+      const patch = withDefaults(defaulted, given, null);
       return updated(patch, await run("updateRow", { table: name, key, patch }));
     },
     async delete(key) {
       return (await run("deleteRow", { table: name, key })).outcome === "deleted";
     },
   };
+}
+
+/**
+ * The row with each member that has a `default` in the document and is `absent` (missing from a
+ * create; null in a patch, which removes it) set to that default, as the migration that added
+ * the column set it on the rows stored before.
+ */
+function withDefaults(defaulted: readonly Column[], row: Row, absent: undefined | null): Row {
+  const missing = defaulted.filter((column) => row[column.member] === absent);
+  if (missing.length === 0) return row;
+  const value = (c: Column) => (c.kind === "int64" ? BigInt(c.default as number) : c.default);
+  return { ...row, ...Object.fromEntries(missing.map((c) => [c.member, value(c)])) };
 }
 
 function created(wanted: Row, outcome: CreateOutcome): CreateResult {

@@ -27,6 +27,7 @@ const thing = (code: string, more: Record<string, unknown> = {}) => ({
   active: true,
   kind: "seed",
   labels: null,
+  grade: 3,
   ...more,
 });
 
@@ -56,6 +57,9 @@ describe.each(storeEngines)("declared tables: $name", (engine) => {
       labels: ["a", "é"],
       parentId: 2n ** 60n + 3n,
       bornAt: "2026-11-28T10:00:00.123+05:30",
+      grade: 7,
+      key: "named key",
+      bytes: 12,
     };
     expect(await things.create(row)).toEqual({ kind: "created", row });
     expect(await things.get("every-kind")).toStrictEqual(row);
@@ -96,6 +100,18 @@ describe.each(storeEngines)("declared tables: $name", (engine) => {
       row: thing("patched", { count: 9, labels: null, details: { size: 7n } }),
     });
     expect(await things.update("absent", { count: 1 })).toEqual({ kind: "absent" });
+  });
+
+  it("when a member with a default is left out of a create, or removed by a patch, then it is stored as its default", async () => {
+    const { grade: _left, ...row } = thing("defaulted");
+    expect(await things.create(row)).toEqual({ kind: "created", row: { ...row, grade: 3 } });
+    expect((await things.get("defaulted"))?.["grade"]).toBe(3);
+    expect((await things.create(row)).kind).toBe("replayed");
+    await things.update("defaulted", { grade: 8 });
+    expect(await things.update("defaulted", { grade: null })).toEqual({
+      kind: "updated",
+      row: { ...row, grade: 3 },
+    });
   });
 
   it("when rows are listed with filters, then a page holds only the matching rows, in key order, and the byte bound counts JSON text", async () => {

@@ -36,10 +36,14 @@ describe("the data a document declares", () => {
       ["labels", "labels", "json", true, true],
       ["parentId", "parent_id", "int64", true, false],
       ["bornAt", "born_at", "string", true, false],
+      ["grade", "grade", "int32", true, false],
+      ["key", "key", "string", true, false],
+      ["bytes", "bytes", "int32", true, false],
     ]);
+    expect(things?.columns.find((c) => c.member === "grade")?.default).toBe(3);
     expect(things?.columns.find((c) => c.member === "details")?.int64At).toEqual([["size"]]);
     expect(FIXTURE_DATA.events).toEqual([
-      { type: "thingChanged", table: "things", on: "update", members: ["code", "count"] },
+      { type: "parentRenamed", table: "parents", on: "update", members: ["id", "name"] },
     ]);
     expect(FIXTURE_DATA.operations.find((op) => op.action === "list")?.filters).toEqual([
       "kind",
@@ -106,6 +110,49 @@ describe("the data a document declares", () => {
       },
       /an update cannot change the key code/,
     ],
+    [
+      "a patch member longer than its column keeps",
+      (d: Loose) => {
+        const patch = d["components"]?.["schemas"]?.["ParentPatch"] as {
+          properties: Record<string, unknown>;
+        };
+        patch.properties["name"] = { type: "string" };
+      },
+      /updateParent's request body member name may be longer than its column keeps \(100\): give it maxLength 100 or less/,
+    ],
+    [
+      "a filter of another type than its member",
+      (d: Loose) => {
+        const list = d["paths"]?.["/things"]?.["get"] as { parameters: { name: string }[] };
+        const kind = list.parameters.find((p) => p.name === "kind") as Record<string, unknown>;
+        kind["schema"] = { type: "integer", format: "int32" };
+      },
+      /listThings's parameter kind is int32, but its column keeps string/,
+    ],
+    [
+      "an after of another type than the key",
+      (d: Loose) => {
+        const list = d["paths"]?.["/things"]?.["get"] as { parameters: { name: string }[] };
+        const after = list.parameters.find((p) => p.name === "after") as Record<string, unknown>;
+        after["schema"] = { type: "integer", format: "int64" };
+      },
+      /listThings's parameter after is int64, but its column keeps string/,
+    ],
+    [
+      "a filter on a member without an index",
+      (d: Loose) => {
+        delete (properties(d)["active"] as Record<string, unknown>)["x-indexed"];
+      },
+      /listThings: the filter active needs an index: mark things\.active x-indexed/,
+    ],
+    [
+      "an event requiring a member its row may lack",
+      (d: Loose) => {
+        const parent = d["components"]?.["schemas"]?.["Parent"] as { required: string[] };
+        parent.required = ["id"];
+      },
+      /webhook \/parent\/renamed's body requires name, which a parent may lack/,
+    ],
   ])(
     "when the document has %s, then it is refused with a sentence",
     async (_what, change, sentence) => {
@@ -119,11 +166,11 @@ describe("the events a document declares", () => {
   it("when an event is sent by a write no operation makes, then the document is refused: it would never be sent", async () => {
     await expect(
       declared((d) => {
-        const patch = d["paths"]?.["/things/{code}"] as Record<string, unknown>;
+        const patch = d["paths"]?.["/parents/{id}"] as Record<string, unknown>;
         delete patch["patch"];
       }),
     ).rejects.toThrow(
-      /the event thingChanged is sent by a update of things, which no operation makes/,
+      /the event parentRenamed is sent by a update of parents, which no operation makes/,
     );
   });
 
@@ -143,7 +190,29 @@ describe("the events a document declares", () => {
         for (const item of Object.values(webhooks)) delete item["post"]?.["parameters"];
       }),
     ).rejects.toThrow(
-      /webhook \/thing\/changed: each message names its event in the webhook-event header: document it \(in: header, required: true, schema: \{type: string, const: thingChanged\}\)/,
+      /webhook \/parent\/renamed: each message names its event in the webhook-event header: document it \(in: header, required: true, schema: \{type: string, const: parentRenamed\}\)/,
+    );
+  });
+
+  it("when an event is sent by a write of a table whose key is not an int64, then the document is refused", async () => {
+    await expect(
+      declared((d) => {
+        const webhooks = d["webhooks"] as Record<string, Record<string, Record<string, unknown>>>;
+        const post = webhooks["/parent/renamed"]?.["post"];
+        if (post !== undefined)
+          post["x-event"] = { type: "parentRenamed", table: "things", on: "update" };
+      }),
+    ).rejects.toThrow(/x-event's table things must have an int64 key/);
+  });
+
+  it("when a table another names has a delete without a 409, then the document is refused: the delete of a named row is refused so", async () => {
+    await expect(
+      declared((d) => {
+        const remove = d["paths"]?.["/parents/{id}"]?.["delete"] as Record<string, unknown>;
+        delete (remove["responses"] as Record<string, unknown>)["409"];
+      }),
+    ).rejects.toThrow(
+      /deleteParent: a parent that a row of things names cannot be deleted, and is answered 409: document the 409/,
     );
   });
 });

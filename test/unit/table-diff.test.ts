@@ -6,6 +6,9 @@ import { migrationOutputs } from "../../scripts/migration.ts";
 import { dereference } from "../../src/openapi/backend.ts";
 import { loadDocument } from "../../src/openapi/document.ts";
 import { DestructiveChangeError, tableChanges } from "../../src/store/migrations/diff.ts";
+import { GENERATED_MIGRATIONS } from "../../src/store/migrations/index.ts";
+import type { GeneratedMigration } from "../../src/store/migrations/migration.ts";
+import { checkMigrations, snapshotText } from "../../src/store/migrations/snapshot.ts";
 import { postgresSteps } from "../../src/store/postgres/ddl.ts";
 import { sqliteStatements } from "../../src/store/sqlite/ddl.ts";
 import type { Column, Table } from "../../src/store/tables.ts";
@@ -21,6 +24,17 @@ const species: Column = {
   nullIsValue: false,
   indexed: true,
 };
+
+/** The committed document without the member tag, dereferenced. */
+async function withoutTag(): Promise<unknown> {
+  const document = loadDocument() as unknown as {
+    components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
+  };
+  // From the stored schema and from every body that names it: a member no longer declared.
+  delete document.components.schemas["Plant"]?.properties?.["tag"];
+  delete document.components.schemas["PlantPatch"]?.properties?.["tag"];
+  return dereference(document as never);
+}
 
 describe("table changes", () => {
   it("when the document's tables are those of the snapshot, then nothing is to do", () => {
@@ -162,15 +176,53 @@ describe("table changes", () => {
   );
 
   it("when the YAML drops a stored member, then generate's migration refuses it against the committed snapshot", async () => {
-    const document = loadDocument() as unknown as {
-      components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
-    };
-    // From the stored schema and from every body that names it: a member no longer declared.
-    delete document.components.schemas["Plant"]?.properties?.["tag"];
-    delete document.components.schemas["PlantPatch"]?.properties?.["tag"];
+    await expect(async () => migrationOutputs(await withoutTag())).rejects.toThrow(
+      /plants\.tag is no longer declared, and its values would be lost/,
+    );
+  });
+
+  it("when the YAML drops a stored member and generate runs with --by-hand, then it writes the snapshot and a migration to complete, with what is to do", async () => {
+    const outputs = migrationOutputs(await withoutTag(), "drop-plants-tag");
+    const file = outputs.find((output) => /\/\d{4}-drop-plants-tag\.ts$/.test(output.path));
+    expect(file?.rendered).toMatch(/\/\/ To complete by hand/);
+    const migration = JSON.parse(
+      /export const migration: GeneratedMigration = (\{[\s\S]*\});/.exec(
+        file?.rendered ?? "",
+      )?.[1] ?? "null",
+    ) as GeneratedMigration;
+    expect(migration.todo).toEqual([
+      expect.stringMatching(/^plants\.tag is no longer declared, and its values would be lost/),
+    ]);
+    expect([migration.sqlite, migration.postgres]).toEqual([[], []]);
+    const snapshot = outputs.find((output) => output.path.endsWith("tables.json"))?.rendered;
+    expect(snapshot).not.toMatch(/"member": "tag"/);
+    expect(outputs.some((output) => output.path.endsWith("/index.ts"))).toBe(true);
+  });
+
+  it("when --by-hand is given and every change can be made safely, then generate refuses it: there is nothing to write by hand", async () => {
     await expect(async () =>
-      migrationOutputs(await dereference(document as never)),
-    ).rejects.toThrow(/plants\.tag is no longer declared, and its values would be lost/);
+      migrationOutputs(await dereference(loadDocument()), "nothing"),
+    ).rejects.toThrow(
+      /--by-hand: every change the document makes to its tables can be made safely/,
+    );
+  });
+
+  it("when a migration written by hand still has its todo, then the build refuses the document, naming it; once deleted, it passes", () => {
+    const open: GeneratedMigration = {
+      id: "0099-drop-plants-tag",
+      summary: "by hand",
+      sqlite: [],
+      postgres: [],
+      todo: ["plants.tag is no longer declared"],
+    };
+    const snapshot = snapshotText(DATA.tables);
+    expect(() => checkMigrations(DATA.tables, snapshot, [...GENERATED_MIGRATIONS, open])).toThrow(
+      /0099-drop-plants-tag\.ts is to be completed by hand: write its statements for plants\.tag is no longer declared/,
+    );
+    const { todo: _done, ...completed } = open;
+    expect(() =>
+      checkMigrations(DATA.tables, snapshot, [...GENERATED_MIGRATIONS, completed]),
+    ).not.toThrow();
   });
 
   it("when the document is as committed, then generate has no migration to write", async () => {

@@ -19,14 +19,24 @@ export class DestructiveChangeError extends Error {
 }
 
 const BY_HAND =
-  "write that migration by hand (src/store/sqlite/migrations.ts and src/store/postgres/migrations.ts), then run npm run generate again";
+  "write that migration by hand: `npm run generate -- --by-hand NAME` writes src/store/migrations/NNNN-NAME.ts for you to complete";
 
-const refuse = (sentence: string): never => {
+/** What is done with a change no migration can make safely: by default, the command stops. */
+export type Refuse = (sentence: string) => void;
+
+const stop: Refuse = (sentence) => {
   throw new DestructiveChangeError(`${sentence}; ${BY_HAND}`);
 };
 
-/** The changes from `before` to `after`, in the order they must run. */
-export function tableChanges(before: readonly Table[], after: readonly Table[]): Change[] {
+/**
+ * The changes from `before` to `after`, in the order they must run; those that would lose or
+ * rewrite data are handed to `refuse` (which stops, unless they are to be written by hand).
+ */
+export function tableChanges(
+  before: readonly Table[],
+  after: readonly Table[],
+  refuse: Refuse = stop,
+): Change[] {
   const changes: Change[] = [];
   for (const old of before) {
     if (!after.some((table) => table.name === old.name)) {
@@ -36,12 +46,12 @@ export function tableChanges(before: readonly Table[], after: readonly Table[]):
   for (const table of after) {
     const old = before.find((t) => t.name === table.name);
     if (old === undefined) changes.push({ kind: "create-table", table });
-    else changes.push(...columnChanges(old, table));
+    else changes.push(...columnChanges(old, table, refuse));
   }
   return changes;
 }
 
-function columnChanges(old: Table, table: Table): Change[] {
+function columnChanges(old: Table, table: Table, refuse: Refuse): Change[] {
   if (old.key !== table.key) {
     refuse(`the key of ${table.name} changed from ${old.key} to ${table.key}`);
   }
@@ -56,26 +66,33 @@ function columnChanges(old: Table, table: Table): Change[] {
   for (const column of table.columns) {
     const was = old.columns.find((c) => c.member === column.member);
     if (was === undefined) {
-      changes.push(...added(table, column));
+      changes.push(...added(table, column, refuse));
       continue;
     }
-    changed(table, was, column, changes);
+    changed(table, was, column, changes, refuse);
   }
   return changes;
 }
 
-function added(table: Table, column: Column): Change[] {
+function added(table: Table, column: Column, refuse: Refuse): Change[] {
   if (!column.nullable && column.default === undefined) {
     refuse(
       `${table.name}.${column.member} is new and required, and the rows stored before have no value for it: give it a default, or make it optional`,
     );
+    return [];
   }
   const changes: Change[] = [{ kind: "add-column", table, column }];
   if (column.indexed === true) changes.push({ kind: "add-index", table, column });
   return changes;
 }
 
-function changed(table: Table, was: Column, column: Column, changes: Change[]): void {
+function changed(
+  table: Table,
+  was: Column,
+  column: Column,
+  changes: Change[],
+  refuse: Refuse,
+): void {
   const where = `${table.name}.${column.member}`;
   if (was.kind !== column.kind) refuse(`${where} changed type from ${was.kind} to ${column.kind}`);
   if (was.nullable !== column.nullable || was.nullIsValue !== column.nullIsValue) {

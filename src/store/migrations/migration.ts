@@ -21,4 +21,9 @@ export interface GeneratedMigration {
   summary: string;
   sqlite: readonly string[];
   postgres: readonly PostgresStep[];
+  /**
+   * Written by `npm run generate -- --by-hand NAME`: the changes it could not make safely, for
+   * whoever completes the statements above to make, then delete. The build refuses it until then.
+   */
+  todo?: readonly string[];
 }

@@ -2,7 +2,8 @@
 // consecutive writes of a batch) applied in as few statements as it can, inside the batch's
 // transaction, with one result per write in the order given; and the reads, one statement each
 // on the pool. Every value travels as text and is cast on the server, so no int64 passes through
-// a double and one array shape serves every column.
+// a double and one array shape serves every column. The statements' own names are quoted
+// capitals ("Key", "Bytes"): a member's column is lower case (data.ts), so none can clash.
 import { jsonText, jsonValue } from "../json-values.ts";
 import { type ResourceReads, sameRow } from "../rows.ts";
 import { type Column, isText, keyColumn, type Row, type Table } from "../tables.ts";
@@ -91,27 +92,27 @@ export function postgresRowWrites(table: Table, tables: readonly Table[]) {
     INSERT INTO ${name} (${table.columns.map((c) => quoted(c.name)).join(", ")})
     SELECT ${table.columns.map((c) => quoted(c.name)).join(", ")} FROM (
       SELECT DISTINCT ON (${keyName}) * FROM (
-        SELECT ${table.columns.map((c, i) => `t.c${i}::${CASTS[c.kind]} AS ${quoted(c.name)}`).join(", ")}, t.n
+        SELECT ${table.columns.map((c, i) => `t."C${i}"::${CASTS[c.kind]} AS ${quoted(c.name)}`).join(", ")}, t."N"
         FROM unnest(${unnest(table.columns.length)}) WITH ORDINALITY
-          AS t(${table.columns.map((_, i) => `c${i}`).join(", ")}, n)
-      ) AS given ORDER BY ${keyName}, n
+          AS t(${table.columns.map((_, i) => `"C${i}"`).join(", ")}, "N")
+      ) AS given ORDER BY ${keyName}, "N"
     ) AS firsts
-    ON CONFLICT (${keyName}) DO NOTHING RETURNING ${keyName}::text AS key`;
-  const stored = `SELECT ${columns}, ${keyName}::text AS key FROM ${name} WHERE ${keyName} = ANY($1::${keyCast}[])`;
+    ON CONFLICT (${keyName}) DO NOTHING RETURNING ${keyName}::text AS "Key"`;
+  const stored = `SELECT ${columns}, ${keyName}::text AS "Key" FROM ${name} WHERE ${keyName} = ANY($1::${keyCast}[])`;
   // A member given replaces the stored one (null removes it), one not given keeps it: a flag
   // and a value per column. The flags are text: postgres.js mistypes a boolean array.
   const update = `
     UPDATE ${name} AS p SET ${others
       .map(
         (c, i) =>
-          `${quoted(c.name)} = CASE c.f${i} WHEN 'set' THEN c.v${i}::${CASTS[c.kind]} ELSE p.${quoted(c.name)} END`,
+          `${quoted(c.name)} = CASE c."F${i}" WHEN 'set' THEN c."V${i}"::${CASTS[c.kind]} ELSE p.${quoted(c.name)} END`,
       )
       .join(", ")}
     FROM unnest(${unnest(1 + others.length * 2)})
-      AS c(k, ${others.map((_, i) => `f${i}, v${i}`).join(", ")})
-    WHERE p.${keyName} = c.k::${keyCast}
-    RETURNING ${table.columns.map((c) => `p.${selected(c)}`).join(", ")}, p.${keyName}::text AS key`;
-  const remove = `DELETE FROM ${name} WHERE ${keyName} = ANY($1::${keyCast}[]) RETURNING ${columns}, ${keyName}::text AS key`;
+      AS c("K", ${others.map((_, i) => `"F${i}", "V${i}"`).join(", ")})
+    WHERE p.${keyName} = c."K"::${keyCast}
+    RETURNING ${table.columns.map((c) => `p.${selected(c)}`).join(", ")}, p.${keyName}::text AS "Key"`;
+  const remove = `DELETE FROM ${name} WHERE ${keyName} = ANY($1::${keyCast}[]) RETURNING ${columns}, ${keyName}::text AS "Key"`;
 
   const createRow: Apply<"createRow"> = async (tx, run) => {
     const absent = await missing(
@@ -122,8 +123,8 @@ export function postgresRowWrites(table: Table, tables: readonly Table[]) {
     const inserted = new Set(
       given.length === 0
         ? []
-        : (await tx.unsafe<{ key: string }[]>(insert, arrays(given, table.columns))).map(
-            (r) => r.key,
+        : (await tx.unsafe<{ Key: string }[]>(insert, arrays(given, table.columns))).map(
+            (r) => r.Key,
           ),
     );
     const keys = run.map(({ row }) => keyText(row[table.key]));
@@ -133,7 +134,7 @@ export function postgresRowWrites(table: Table, tables: readonly Table[]) {
       others.length === 0
         ? []
         : (await tx.unsafe<Record<string, unknown>[]>(stored, [others])).map((found) => [
-            String(found["key"]),
+            String(found["Key"]),
             rowFromPostgres(table, found),
           ]),
     );
@@ -185,7 +186,7 @@ export function postgresRowWrites(table: Table, tables: readonly Table[]) {
         ]),
       ];
       const found = await tx.unsafe<Record<string, unknown>[]>(update, values);
-      const byKey = new Map(found.map((r) => [String(r["key"]), rowFromPostgres(table, r)]));
+      const byKey = new Map(found.map((r) => [String(r["Key"]), rowFromPostgres(table, r)]));
       for (const { at, key: k } of round) {
         const row = byKey.get(k);
         if (row !== undefined) results[at] = { outcome: "updated", row };
@@ -197,7 +198,7 @@ export function postgresRowWrites(table: Table, tables: readonly Table[]) {
   const deleteRow: Apply<"deleteRow"> = async (tx, run) => {
     const keys = run.map(({ key: value }) => keyText(value));
     const found = await tx.unsafe<Record<string, unknown>[]>(remove, [keys]);
-    const deleted = new Map(found.map((r) => [String(r["key"]), rowFromPostgres(table, r)]));
+    const deleted = new Map(found.map((r) => [String(r["Key"]), rowFromPostgres(table, r)]));
     // A key given twice is deleted by the first; the later ones find nothing.
     return keys.map((k): DeleteOutcome => {
       const row = deleted.get(k);
@@ -217,7 +218,7 @@ function referenceChecks(table: Table, tables: readonly Table[]) {
     const parent = tables.find((t) => t.name === column.references);
     if (parent === undefined) return [];
     const { name, keyName, keyCast } = shape(parent);
-    const sql = `SELECT ${keyName}::text AS key FROM ${name} WHERE ${keyName} = ANY($1::${keyCast}[])`;
+    const sql = `SELECT ${keyName}::text AS "Key" FROM ${name} WHERE ${keyName} = ANY($1::${keyCast}[])`;
     return [{ column, sql }];
   });
   return async (tx: PostgresTransaction, rows: readonly Row[]): Promise<(string | undefined)[]> => {
@@ -226,7 +227,7 @@ function referenceChecks(table: Table, tables: readonly Table[]) {
       const named = rows.map((row) => asText(column, row[column.member]));
       const wanted = named.filter((value): value is string => value !== null);
       if (wanted.length === 0) continue;
-      const found = new Set((await tx.unsafe<{ key: string }[]>(sql, [wanted])).map((r) => r.key));
+      const found = new Set((await tx.unsafe<{ Key: string }[]>(sql, [wanted])).map((r) => r.Key));
       named.forEach((value, at) => {
         if (value !== null && !found.has(value) && absent[at] === undefined)
           absent[at] = column.member;
@@ -254,14 +255,14 @@ export function postgresRowReads(table: Table, calls: BoundedCalls): ResourceRea
   const one = `SELECT ${columns} FROM ${name} WHERE ${keyName} = $1::${keyCast}`;
   const page = (conditions: readonly string[]) => `
     SELECT * FROM (
-      SELECT *, count(*) OVER () AS fetched, sum(bytes) OVER (ORDER BY ${keyName}) AS upto
+      SELECT *, count(*) OVER () AS "Fetched", sum("Bytes") OVER (ORDER BY ${keyName}) AS "Upto"
       FROM (
-        SELECT ${columns}, ${bytes} AS bytes FROM ${name}
+        SELECT ${columns}, ${bytes} AS "Bytes" FROM ${name}
         ${conditions.length > 0 ? `WHERE ${conditions.join(" AND ")}` : ""}
         ORDER BY ${keyName} LIMIT $1::int4
       ) AS candidates
     ) AS page
-    WHERE upto <= $2::int8 OR upto = bytes
+    WHERE "Upto" <= $2::int8 OR "Upto" = "Bytes"
     ORDER BY ${keyName}`;
   // Whole numbers only take the pool's quickest path (readNumbers); text values a transaction.
   const read = async (text: string, values: readonly unknown[]) => {
@@ -293,7 +294,7 @@ export function postgresRowReads(table: Table, calls: BoundedCalls): ResourceRea
         conditions.push(`${keyName} > $${values.length}::${keyCast}`);
       }
       const found = await read(page(conditions), values);
-      const fetched = Number(found[0]?.["fetched"] ?? 0);
+      const fetched = Number(found[0]?.["Fetched"] ?? 0);
       return {
         rows: found.map((r) => rowFromPostgres(table, r)),
         full: found.length < fetched || fetched >= limit,
