@@ -12,11 +12,15 @@ export interface BenchDatabase {
   drop(): Promise<void>;
 }
 
-/** `name` must be a plain identifier: it is written into the SQL as it is. */
+/**
+ * `name` must be a plain identifier: it is written into the SQL as it is. With `preload`
+ * undefined the database is left empty, for the service to make its own schema: another
+ * checkout's may know fewer migrations than this one.
+ */
 export async function createPostgresDatabase(
   adminUrl: string,
   name: string,
-  preload: number,
+  preload: number | undefined,
 ): Promise<BenchDatabase> {
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`);
   const admin = postgres(adminUrl, { max: 1, onnotice: () => undefined });
@@ -28,7 +32,7 @@ export async function createPostgresDatabase(
     await admin.unsafe(`CREATE DATABASE ${name} ENCODING 'UTF8' TEMPLATE template0`);
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
-    await prepare(url.href, preload);
+    if (preload !== undefined) await prepare(url.href, preload);
     return {
       url: url.href,
       drop: async () => {

@@ -61,7 +61,7 @@ export async function startServiceOnStore(spec: ServiceSpec): Promise<ServiceOnS
   const database = await createPostgresDatabase(
     spec.adminUrl ?? "",
     `plantstore_paired_${process.pid}_${spec.name}`,
-    spec.plants,
+    spec.plants > 0 || spec.prepare !== undefined ? spec.plants : undefined,
   );
   const store: StoreLocation = { engine: "postgres", url: database.url };
   let server: BenchServer;

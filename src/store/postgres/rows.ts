@@ -41,21 +41,32 @@ const selected = (column: Column) =>
     ? `${quoted(column.name)}::text AS ${quoted(column.name)}`
     : quoted(column.name);
 
-function fromPostgres(column: Column, value: unknown): unknown {
-  if (value === null || value === undefined) return column.nullIsValue ? null : undefined;
-  if (column.kind === "json") return jsonValue(value as string, column.int64At ?? []);
-  if (column.kind === "int64") return BigInt(value as bigint);
-  return value;
+/** A column's value as the API types it, the conversion chosen once per column (as on SQLite). */
+function fromPostgres(column: Column): (value: unknown) => unknown {
+  const absent = column.nullIsValue ? null : undefined;
+  const present = (read: (value: unknown) => unknown) => (value: unknown) =>
+    value === null || value === undefined ? absent : read(value);
+  if (column.kind === "json") {
+    const int64At = column.int64At ?? [];
+    return present((value) => jsonValue(value as string, int64At));
+  }
+  if (column.kind === "int64") return present((value) => BigInt(value as bigint));
+  return present((value) => value);
 }
 
 /** A row as postgres.js gives it (by column name) as the API types it. */
-export function rowFromPostgres(table: Table, found: Record<string, unknown>): Row {
-  const row: Row = {};
-  for (const column of table.columns) {
-    const value = fromPostgres(column, found[column.name]);
-    if (value !== undefined) row[column.member] = value;
-  }
-  return row;
+export function postgresRowReader(table: Table): (found: Record<string, unknown>) => Row {
+  const names = table.columns.map((column) => column.name);
+  const members = table.columns.map((column) => column.member);
+  const reads = table.columns.map(fromPostgres);
+  return (found) => {
+    const row: Row = {};
+    for (let at = 0; at < reads.length; at++) {
+      const value = (reads[at] as (value: unknown) => unknown)(found[names[at] as string]);
+      if (value !== undefined) row[members[at] as string] = value;
+    }
+    return row;
+  };
 }
 
 /** What a table's statements share. */
@@ -68,6 +79,7 @@ function shape(table: Table) {
     keyCast: CASTS[key.kind],
     columns: table.columns.map(selected).join(", "),
     keyText: (value: unknown) => asText(key, value) ?? "",
+    rowFrom: postgresRowReader(table),
   };
 }
 
@@ -78,7 +90,7 @@ type Apply<N extends keyof RowWrites> = (
 
 /** The row writes of one table, each applying a run of its writes. */
 export function postgresRowWrites(table: Table, tables: readonly Table[]) {
-  const { key, name, keyName, keyCast, columns, keyText } = shape(table);
+  const { key, name, keyName, keyCast, columns, keyText, rowFrom } = shape(table);
   const others = table.columns.filter((column) => column !== key);
   const missing = referenceChecks(table, tables);
   const arrays = (rows: readonly Row[], of: readonly Column[]) =>
@@ -135,7 +147,7 @@ export function postgresRowWrites(table: Table, tables: readonly Table[]) {
         ? []
         : (await tx.unsafe<Record<string, unknown>[]>(stored, [others])).map((found) => [
             String(found["Key"]),
-            rowFromPostgres(table, found),
+            rowFrom(found),
           ]),
     );
     const first = new Set<string>();
@@ -186,7 +198,7 @@ export function postgresRowWrites(table: Table, tables: readonly Table[]) {
         ]),
       ];
       const found = await tx.unsafe<Record<string, unknown>[]>(update, values);
-      const byKey = new Map(found.map((r) => [String(r["Key"]), rowFromPostgres(table, r)]));
+      const byKey = new Map(found.map((r) => [String(r["Key"]), rowFrom(r)]));
       for (const { at, key: k } of round) {
         const row = byKey.get(k);
         if (row !== undefined) results[at] = { outcome: "updated", row };
@@ -198,7 +210,7 @@ export function postgresRowWrites(table: Table, tables: readonly Table[]) {
   const deleteRow: Apply<"deleteRow"> = async (tx, run) => {
     const keys = run.map(({ key: value }) => keyText(value));
     const found = await tx.unsafe<Record<string, unknown>[]>(remove, [keys]);
-    const deleted = new Map(found.map((r) => [String(r["Key"]), rowFromPostgres(table, r)]));
+    const deleted = new Map(found.map((r) => [String(r["Key"]), rowFrom(r)]));
     // A key given twice is deleted by the first; the later ones find nothing.
     return keys.map((k): DeleteOutcome => {
       const row = deleted.get(k);
@@ -243,7 +255,7 @@ function referenceChecks(table: Table, tables: readonly Table[]) {
  * table's size; the server cuts the page at the byte bound, so rows past it are never sent.
  */
 export function postgresRowReads(table: Table, calls: BoundedCalls): ResourceReads {
-  const { key, name, keyName, keyCast, columns } = shape(table);
+  const { key, name, keyName, keyCast, columns, rowFrom } = shape(table);
   const numeric = key.kind === "int64" || key.kind === "int32";
   const bytes =
     table.columns
@@ -278,7 +290,7 @@ export function postgresRowReads(table: Table, calls: BoundedCalls): ResourceRea
   return {
     async get(value) {
       const [found] = await read(one, [numeric ? BigInt(value as bigint) : keyText(value)]);
-      return found === undefined ? undefined : rowFromPostgres(table, found);
+      return found === undefined ? undefined : rowFrom(found);
     },
     async list({ after, limit, maxTextBytes, filters = {} }) {
       const filtered = table.columns.filter((column) => column.member in filters);
@@ -296,7 +308,7 @@ export function postgresRowReads(table: Table, calls: BoundedCalls): ResourceRea
       const found = await read(page(conditions), values);
       const fetched = Number(found[0]?.["Fetched"] ?? 0);
       return {
-        rows: found.map((r) => rowFromPostgres(table, r)),
+        rows: found.map((r) => rowFrom(r)),
         full: found.length < fetched || fetched >= limit,
       };
     },

@@ -24,29 +24,39 @@ export function toSqlite(column: Column, value: unknown): Value {
   }
 }
 
-/** A stored value as the API types it (read with safeIntegers: every INTEGER a bigint). */
-function fromSqlite(column: Column, value: Value): unknown {
-  if (value === null) return column.nullIsValue ? null : undefined;
+/**
+ * A stored value as the API types it (read with safeIntegers: every INTEGER a bigint), the
+ * conversion chosen once per column: chosen per value, reading a page of 100 plants cost 1.25 ×
+ * what code written for plants costs; so, 1.12 × (same process, alternating rounds).
+ */
+function fromSqlite(column: Column): (value: Value) => unknown {
+  const absent = column.nullIsValue ? null : undefined;
   switch (column.kind) {
     case "int32":
-      return Number(value);
+      return (value) => (value === null ? absent : Number(value));
     case "boolean":
-      return value === 1n || value === 1;
-    case "json":
-      return jsonValue(value as string, column.int64At ?? []);
+      return (value) => (value === null ? absent : value === 1n || value === 1);
+    case "json": {
+      const int64At = column.int64At ?? [];
+      return (value) => (value === null ? absent : jsonValue(value as string, int64At));
+    }
     default:
-      return value;
+      return (value) => (value === null ? absent : value);
   }
 }
 
 /** A raw row (the columns in the table's order) as the API types it: absent members left out. */
-export function rowFrom(table: Table, values: readonly Value[]): Row {
-  const row: Row = {};
-  for (const [at, column] of table.columns.entries()) {
-    const value = fromSqlite(column, values[at] ?? null);
-    if (value !== undefined) row[column.member] = value;
-  }
-  return row;
+export function rowReader(table: Table): (values: readonly Value[]) => Row {
+  const members = table.columns.map((column) => column.member);
+  const reads = table.columns.map(fromSqlite);
+  return (values) => {
+    const row: Row = {};
+    for (let at = 0; at < reads.length; at++) {
+      const value = (reads[at] as (value: Value) => unknown)(values[at] ?? null);
+      if (value !== undefined) row[members[at] as string] = value;
+    }
+    return row;
+  };
 }
 
 export const quoted = (name: string) => `"${name}"`;
@@ -79,6 +89,7 @@ export function sqliteRowWrites(db: Database, table: Table, tables: readonly Tab
     `DELETE FROM ${name} WHERE ${quoted(key.name)} = ? RETURNING ${columns}`,
   );
   const missing = referenceChecks(db, table, tables);
+  const rowFrom = rowReader(table);
 
   const createRow: Apply<"createRow"> = ({ row }) => {
     const unreferenced = missing(row);
@@ -88,7 +99,7 @@ export function sqliteRowWrites(db: Database, table: Table, tables: readonly Tab
     const found = select.get(toSqlite(key, row[table.key]));
     if (found === undefined)
       throw new Error(`${table.noun} ${row[table.key]} vanished after a conflict`);
-    const stored = rowFrom(table, found);
+    const stored = rowFrom(found);
     return { outcome: sameRow(table, stored, row) ? "replayed" : "conflict", row: stored };
   };
   const updateRow: Apply<"updateRow"> = ({ key: value, patch }) => {
@@ -100,13 +111,13 @@ export function sqliteRowWrites(db: Database, table: Table, tables: readonly Tab
     const found = update.get(...values, toSqlite(key, value));
     return found === undefined
       ? { outcome: "absent" }
-      : { outcome: "updated", row: rowFrom(table, found) };
+      : { outcome: "updated", row: rowFrom(found) };
   };
   const deleteRow: Apply<"deleteRow"> = ({ key: value }) => {
     const found = remove.get(toSqlite(key, value));
     return found === undefined
       ? { outcome: "absent" }
-      : { outcome: "deleted", row: rowFrom(table, found) };
+      : { outcome: "deleted", row: rowFrom(found) };
   };
   return { createRow, updateRow, deleteRow };
 }
@@ -148,6 +159,7 @@ export function sqliteRowReads(
   const raw = (sql: string): Statement<Value[], Value[]> =>
     db.prepare<Value[], Value[]>(sql).safeIntegers(true).raw(true);
   const one = raw(`SELECT ${columns} FROM ${name} WHERE ${quoted(key.name)} = ?`);
+  const rowFrom = rowReader(table);
   // Keyset pages on the key: a range scan from `after` (on an index of the filter's column and
   // the key, where the document asks for one), whatever the size of the table. Rows come as
   // arrays (raw): better-sqlite3 builds an object row property by property from C++, and a page
@@ -177,7 +189,7 @@ export function sqliteRowReads(
     async get(value) {
       return asStoreErrors(() => {
         const found = one.get(toSqlite(key, value));
-        return found === undefined ? undefined : rowFrom(table, found);
+        return found === undefined ? undefined : rowFrom(found);
       });
     },
     async list({ after, limit, maxTextBytes, filters = {} }) {
@@ -197,7 +209,7 @@ export function sqliteRowReads(
             const value = found[at];
             if (typeof value === "string") bytes += Buffer.byteLength(value);
           }
-          if (!page.add(rowFrom(table, found), bytes)) break;
+          if (!page.add(rowFrom(found), bytes)) break;
         }
         return page.done();
       });
