@@ -35,20 +35,29 @@ export interface LoadResult {
   answered: number;
 }
 
+/** POST /plants with a new id each time, from id number `firstId` on; `sent` counts them. */
+export function createRequests(firstId: number): { request: autocannon.Request; sent(): number } {
+  let next = firstId;
+  return {
+    request: {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      setupRequest: (request) => {
+        const x = next++;
+        const tag = x % 2 === 0 ? ',"tag":"bench"' : "";
+        return { ...request, body: `{"id":${benchId(x)},"name":"${benchName(x)}"${tag}}` };
+      },
+    },
+    sent: () => next - firstId,
+  };
+}
+
 export async function drive(options: LoadOptions): Promise<LoadResult> {
-  let next = options.firstId;
+  const creates = createRequests(options.firstId);
   const stored = options.pickStored ?? (() => 0);
   const request: autocannon.Request =
     options.operation === "create"
-      ? {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          setupRequest: (request) => {
-            const x = next++;
-            const tag = x % 2 === 0 ? ',"tag":"bench"' : "";
-            return { ...request, body: `{"id":${benchId(x)},"name":"${benchName(x)}"${tag}}` };
-          },
-        }
+      ? creates.request
       : {
           method: "GET",
           setupRequest: (request) => ({
@@ -72,12 +81,12 @@ export async function drive(options: LoadOptions): Promise<LoadResult> {
     p99Ms: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
     errorKinds: errorKinds(result),
-    sent: next - options.firstId,
+    sent: creates.sent(),
     answered: result.requests.total,
   };
 }
 
-function errorKinds(result: autocannon.Result): string {
+export function errorKinds(result: autocannon.Result): string {
   const statuses = Object.entries(result.statusCodeStats ?? {})
     .filter(([status]) => !status.startsWith("2"))
     .map(([status, { count }]) => `${status} ×${count ?? 0}`);

@@ -1,6 +1,7 @@
 // A PostgreSQL database of its own for a bench run, on TEST_DATABASE_URL's server: created
 // fresh, migrated, preloaded, and dropped afterwards (npm run bench and bench:paired).
 import postgres from "postgres";
+import type { PostgresDatabase } from "../../src/config/config.ts";
 import { migrateDatabase } from "../../src/store/open.ts";
 import { connectPostgres } from "../../src/store/postgres/store.ts";
 import { parsePostgresUrl } from "../../src/store/postgres/url.ts";
@@ -50,15 +51,18 @@ export async function createPostgresDatabase(
   }
 }
 
+/** The settings a bench connects to its database with: a small pool, long deadlines. */
+export const benchDatabase = (url: string): PostgresDatabase => ({
+  engine: "postgres",
+  ...parsePostgresUrl(url, "TEST_DATABASE_URL"),
+  poolMax: 2,
+  connectTimeoutMs: 5000,
+  idleTimeoutMs: 1000,
+  queryTimeoutMs: 600_000,
+});
+
 async function prepare(url: string, preload: number): Promise<void> {
-  const database = {
-    engine: "postgres",
-    ...parsePostgresUrl(url, "TEST_DATABASE_URL"),
-    poolMax: 2,
-    connectTimeoutMs: 5000,
-    idleTimeoutMs: 1000,
-    queryTimeoutMs: 600_000,
-  } as const;
+  const database = benchDatabase(url);
   await migrateDatabase(database);
   // Made as a pooler needs it (TEST_DATABASE_URL may name one), which works without one too.
   const sql = connectPostgres(database, { pooled: true, startup: true });

@@ -86,3 +86,33 @@ export function median(values: readonly number[]): number {
     ? (sorted[middle] as number)
     : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
+
+/** `work`, or an error naming `what` once it has taken over `ms`: a bench that is stuck stops. */
+export async function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took over ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export type Engine = "sqlite" | "postgres";
+
+/**
+ * The engines --engines lists (default: SQLite, and PostgreSQL when TEST_DATABASE_URL names a
+ * server), or an error naming one unknown or without its server.
+ */
+export function benchEngines(listed: string | undefined, adminUrl: string | undefined): Engine[] {
+  const engines = (listed ?? (adminUrl === undefined ? "sqlite" : "sqlite,postgres")).split(",");
+  for (const engine of engines) {
+    if (engine !== "sqlite" && engine !== "postgres") throw new Error(`unknown engine ${engine}`);
+    if (engine === "postgres" && adminUrl === undefined) {
+      throw new Error("--engines postgres needs TEST_DATABASE_URL");
+    }
+  }
+  return engines as Engine[];
+}

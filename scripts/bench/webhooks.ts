@@ -19,7 +19,16 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { loadInTurn, type Measured, type PairLoad } from "./pairing.ts";
 import { type BenchServer, startServer } from "./server.ts";
-import { commitOf, cores, median, pinSelf, serviceCommand, wholeNumber } from "./service.ts";
+import {
+  benchEngines,
+  commitOf,
+  cores,
+  median,
+  pinSelf,
+  serviceCommand,
+  wholeNumber,
+  withDeadline,
+} from "./service.ts";
 import { type ServiceOnStore, startServiceOnStore } from "./service-store.ts";
 import {
   insertEndpoint,
@@ -70,15 +79,7 @@ const load: PairLoad = {
 const drainSeconds = wholeNumber("drain", values.drain);
 const pending = wholeNumber("pending", values.pending);
 const adminUrl = process.env["TEST_DATABASE_URL"];
-const engines = (values.engines ?? (adminUrl === undefined ? "sqlite" : "sqlite,postgres")).split(
-  ",",
-);
-for (const engine of engines) {
-  if (engine !== "sqlite" && engine !== "postgres") throw new Error(`unknown engine ${engine}`);
-  if (engine === "postgres" && adminUrl === undefined) {
-    throw new Error("--engines postgres needs TEST_DATABASE_URL");
-  }
-}
+const engines = benchEngines(values.engines, adminUrl);
 const PAIRS = ["delivering", "outbox", "backlog", "fan-out"] as const;
 /** Endpoints registered for the fan-out pair's "with" service. */
 const FAN_OUT_ENDPOINTS = 1000;
@@ -126,21 +127,6 @@ async function isListening(port: number): Promise<boolean> {
     socket.once("connect", () => resolve(true)).once("error", () => resolve(false));
     socket.setTimeout(1000, () => resolve(false));
   }).finally(() => undefined) as Promise<boolean>;
-}
-
-async function withDeadline<T>(work: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`${what} took over ${ROUND_DEADLINE_MS} ms`)),
-      ROUND_DEADLINE_MS,
-    );
-  });
-  try {
-    return await Promise.race([work, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 const receiverCount = async (receiver: BenchServer) =>
@@ -300,7 +286,7 @@ if (await isListening(9)) throw new Error("something listens at 127.0.0.1:9: the
 pinSelf(true);
 let finished = false;
 try {
-  for (const engine of engines as ("sqlite" | "postgres")[]) {
+  for (const engine of engines) {
     const toReceiver = pairs.filter((pair) => pair === "delivering" || pair === "outbox");
     if (toReceiver.length > 0) {
       const receiver = await startServer({
@@ -315,7 +301,11 @@ try {
             process.stderr.write(
               `bench:webhooks: ${engine}, ${pair}, round ${round} of ${rounds}\n`,
             );
-            await withDeadline(receiverRound(engine, pair, round, receiver), "a round");
+            await withDeadline(
+              receiverRound(engine, pair, round, receiver),
+              ROUND_DEADLINE_MS,
+              "a round",
+            );
           }
         }
       } finally {
@@ -325,13 +315,13 @@ try {
     if (pairs.includes("backlog")) {
       for (let round = 1; round <= rounds; round++) {
         process.stderr.write(`bench:webhooks: ${engine}, backlog, round ${round} of ${rounds}\n`);
-        await withDeadline(backlogRound(engine, round), "a round");
+        await withDeadline(backlogRound(engine, round), ROUND_DEADLINE_MS, "a round");
       }
     }
     if (pairs.includes("fan-out")) {
       for (let round = 1; round <= rounds; round++) {
         process.stderr.write(`bench:webhooks: ${engine}, fan-out, round ${round} of ${rounds}\n`);
-        await withDeadline(fanOutRound(engine, round), "a round");
+        await withDeadline(fanOutRound(engine, round), ROUND_DEADLINE_MS, "a round");
       }
     }
   }

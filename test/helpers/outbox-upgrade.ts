@@ -12,20 +12,17 @@ export const V5_ROWS = {
   at: 1_700_000_000_000,
 };
 
+/** Claims the deliveries due now (ten at most), as a deliverer would. */
+export const claimDue = (store: Store) =>
+  store.webhooks.claim({ owner: "upgrade", leaseMs: 60_000, limit: 10, perEndpoint: 10, free: {} });
+
 /** The delivery is listed and claimed as before, with its plant and exact body. */
 export async function expectUpgradedDelivery(store: Store): Promise<void> {
   const listed = await store.webhooks.listDeliveries(V5_ROWS.endpoint, { limit: 10 });
   expect(listed?.deliveries).toEqual([
     expect.objectContaining({ id: V5_ROWS.delivery, plantId: V5_ROWS.plantId, status: "pending" }),
   ]);
-  const claimed = await store.webhooks.claim({
-    owner: "upgrade",
-    leaseMs: 60_000,
-    limit: 10,
-    perEndpoint: 10,
-    free: {},
-  });
-  expect(claimed).toEqual([
+  expect(await claimDue(store)).toEqual([
     expect.objectContaining({ id: V5_ROWS.delivery, body: V5_ROWS.body, attempts: 0 }),
   ]);
 }

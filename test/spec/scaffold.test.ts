@@ -2,7 +2,8 @@
 // `npm run generate`, and a new operation is routed, typed and answered 501 by a scaffolded
 // handler, with its contract tests listed as todos, nothing already written overwritten; a new
 // table, or a new member with a filter, is stored, migrated (a database made before keeps its
-// rows) and served with no file written by hand. And a document generate cannot type is
+// rows; the member's trial on SQLite and, with TEST_DATABASE_URL, PostgreSQL) and served with no
+// file written by hand. Each case works on a copy of its own. And a document generate cannot type is
 // refused, naming where.
 import { spawnSync } from "node:child_process";
 import {
@@ -20,6 +21,7 @@ import openapiTS, { astToString } from "openapi-typescript";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseDocument } from "yaml";
 import { int64AsBigint, untypedPlaces } from "../../scripts/generate.ts";
+import { createTestDatabase, TEST_DATABASE_URL } from "../helpers/postgres.ts";
 import { REPO_ROOT } from "../helpers/server-process.ts";
 
 const COPIED = [
@@ -34,6 +36,9 @@ const COPIED = [
   ".gitignore",
   "test/helpers",
   "test/global-setup.ts",
+  // The API compiled for the document as it is (the global setup's build; `npm ci` makes it in
+  // a checkout), so a copy serves before its first generate.
+  "dist/api",
 ];
 
 function run(cwd: string, command: string, args: string[]) {
@@ -41,14 +46,40 @@ function run(cwd: string, command: string, args: string[]) {
   return { code: done.status, output: `${done.stdout}${done.stderr}` };
 }
 
-describe("npm run generate, for an operation added to the YAML", () => {
-  const copy = mkdtempSync(join(tmpdir(), "plantstore-scaffold-"));
-  afterAll(() => rmSync(copy, { recursive: true, force: true }));
+/** The copy's own SQLite file (the same one every time it is probed). */
+const sqliteIn = (copy: string): string => `sqlite:${join(copy, "data.db")}`;
 
-  it("when GET /plants/count is added and generate runs, then it has a handler answering 501, its line in the index and its todo tests, the whole compiles, and a second run overwrites nothing", async () => {
+/** The engines a trial runs on: each gives a database of the trial's own, and drops it after. */
+const engines: {
+  name: string;
+  database(copy: string): Promise<{ url: string; drop(): Promise<void> }>;
+}[] = [
+  {
+    name: "SQLite",
+    database: async (copy) => ({ url: sqliteIn(copy), drop: async () => undefined }),
+  },
+  ...(TEST_DATABASE_URL === undefined
+    ? []
+    : [{ name: "PostgreSQL", database: () => createTestDatabase() }]),
+];
+
+describe("npm run generate, for an operation added to the YAML", () => {
+  const copies: string[] = [];
+  afterAll(() => {
+    for (const copy of copies) rmSync(copy, { recursive: true, force: true });
+  });
+  /** A copy of the repository of its own, so that no case depends on what another did. */
+  const freshCopy = (): string => {
+    const copy = mkdtempSync(join(tmpdir(), "plantstore-scaffold-"));
+    copies.push(copy);
     for (const entry of COPIED)
       cpSync(join(REPO_ROOT, entry), join(copy, entry), { recursive: true });
     symlinkSync(join(REPO_ROOT, "node_modules"), join(copy, "node_modules"));
+    return copy;
+  };
+
+  it("when GET /plants/count is added and generate runs, then it has a handler answering 501, its line in the index and its todo tests, the whole compiles, and a second run overwrites nothing", async () => {
+    const copy = freshCopy();
     const yamlPath = join(copy, "openapi/plants.yaml");
     const document = parseDocument(readFileSync(yamlPath, "utf8"));
     document.setIn(["paths", "/plants/count"], {
@@ -139,9 +170,11 @@ describe("npm run generate, for an operation added to the YAML", () => {
     );
     expect(readFileSync(join(copy, "src/handlers/index.ts"), "utf8")).toBe(index);
     expect(readFileSync(join(copy, "test/contract/count-plants.test.ts"), "utf8")).toBe(tests);
-  }, 180_000);
+    // Two generate runs, tsc, biome and a probe: minutes on a loaded machine.
+  }, 300_000);
 
   it("when a table with a reference to plants is declared (schema, create, get, list, delete) and generate runs, then its migration is written, no handler is scaffolded, and the app serves it from the YAML alone", async () => {
+    const copy = freshCopy();
     const before = sources(copy);
     const yamlPath = join(copy, "openapi/plants.yaml");
     const document = parseDocument(readFileSync(yamlPath, "utf8"));
@@ -220,7 +253,7 @@ describe("npm run generate, for an operation added to the YAML", () => {
     );
     expect(handWritten(copy, before)).toEqual([]);
 
-    const probed = probe(copy, [
+    const probed = probe(copy, sqliteIn(copy), [
       'await call("POST", "/plants", { id: 1, name: "Fern" });',
       'await call("POST", "/notes", { id: 10, plantId: 1, text: "water weekly" });',
       'await call("GET", "/notes/10");',
@@ -239,48 +272,61 @@ describe("npm run generate, for an operation added to the YAML", () => {
     expect(probed.findings).toEqual([]);
   }, 180_000);
 
-  it("when an optional member with a filter is added to plants and generate runs, then a database made before keeps its plants, and the member is stored, read, patched and filtered on", async () => {
-    // A database the copy made before the edit, with a plant in it.
-    expect(
-      probe(copy, ['await call("POST", "/plants", { id: 5, name: "Before" });']).answers,
-    ).toEqual([{ status: 200, body: { name: "Before" } }]);
-    const before = sources(copy);
-    const yamlPath = join(copy, "openapi/plants.yaml");
-    const document = parseDocument(readFileSync(yamlPath, "utf8"));
-    const species = { type: "string", maxLength: 100 };
-    document.setIn(["components", "schemas", "Plant", "properties", "species"], {
-      ...species,
-      "x-indexed": true,
-    });
-    document.setIn(["components", "schemas", "PlantPatch", "properties", "species"], species);
-    document.addIn(["paths", "/plants", "get", "parameters"], {
-      name: "species",
-      in: "query",
-      schema: species,
-    });
-    writeFileSync(yamlPath, document.toString());
+  it.each(engines)(
+    "when an optional member with a filter is added to plants and generate runs, then a database made before on $name keeps its plants, and the member is stored, read, patched and filtered on",
+    async ({ database }) => {
+      const copy = freshCopy();
+      const { url, drop } = await database(copy);
+      try {
+        // A database the copy made before the edit, with a plant in it.
+        expect(
+          probe(copy, url, ['await call("POST", "/plants", { id: 5, name: "Before" });']).answers,
+        ).toEqual([{ status: 200, body: { name: "Before" } }]);
+        const before = sources(copy);
+        const yamlPath = join(copy, "openapi/plants.yaml");
+        const document = parseDocument(readFileSync(yamlPath, "utf8"));
+        const species = { type: "string", maxLength: 100 };
+        document.setIn(["components", "schemas", "Plant", "properties", "species"], {
+          ...species,
+          "x-indexed": true,
+        });
+        document.setIn(["components", "schemas", "PlantPatch", "properties", "species"], species);
+        document.addIn(["paths", "/plants", "get", "parameters"], {
+          name: "species",
+          in: "query",
+          schema: species,
+        });
+        writeFileSync(yamlPath, document.toString());
 
-    const generated = run(copy, "npx", ["tsx", "scripts/generate.ts"]);
-    expect(generated.code, generated.output).toBe(0);
-    expect(
-      readFileSync(join(copy, "src/store/migrations/0002-plants-species.ts"), "utf8"),
-    ).toContain('CREATE INDEX CONCURRENTLY IF NOT EXISTS "plants_species"');
-    expect(handWritten(copy, before)).toEqual([]);
+        const generated = run(copy, "npx", ["tsx", "scripts/generate.ts"]);
+        expect(generated.code, generated.output).toBe(0);
+        const migrations = join(copy, "src/store/migrations");
+        const written = readdirSync(migrations).filter((file) => /^\d{4}-/.test(file));
+        expect(written).toEqual(["0001-plants-species.ts"]);
+        expect(readFileSync(join(migrations, "0001-plants-species.ts"), "utf8")).toContain(
+          'CREATE INDEX CONCURRENTLY IF NOT EXISTS "plants_species"',
+        );
+        expect(handWritten(copy, before)).toEqual([]);
 
-    const probed = probe(copy, [
-      'await call("GET", "/plants/5");',
-      'await call("POST", "/plants", { id: 6, name: "Monstera", species: "M. deliciosa" });',
-      'await call("PATCH", "/plants/5", { species: "Ficus lyrata" });',
-      'await call("GET", "/plants?species=M.%20deliciosa");',
-    ]);
-    expect(probed.answers).toEqual([
-      { status: 200, body: { id: 5, name: "Before" } },
-      { status: 200, body: { name: "Monstera", species: "M. deliciosa" } },
-      { status: 200, body: { id: 5, name: "Before", species: "Ficus lyrata" } },
-      { status: 200, body: [{ id: 6, name: "Monstera", species: "M. deliciosa" }] },
-    ]);
-    expect(probed.findings).toEqual([]);
-  }, 180_000);
+        const probed = probe(copy, url, [
+          'await call("GET", "/plants/5");',
+          'await call("POST", "/plants", { id: 6, name: "Monstera", species: "M. deliciosa" });',
+          'await call("PATCH", "/plants/5", { species: "Ficus lyrata" });',
+          'await call("GET", "/plants?species=M.%20deliciosa");',
+        ]);
+        expect(probed.answers).toEqual([
+          { status: 200, body: { id: 5, name: "Before" } },
+          { status: 200, body: { name: "Monstera", species: "M. deliciosa" } },
+          { status: 200, body: { id: 5, name: "Before", species: "Ficus lyrata" } },
+          { status: 200, body: [{ id: 6, name: "Monstera", species: "M. deliciosa" }] },
+        ]);
+        expect(probed.findings).toEqual([]);
+      } finally {
+        await drop();
+      }
+    },
+    180_000,
+  );
 });
 
 /** The copy's src/ files and their text, to see later what changed. */
@@ -304,23 +350,31 @@ function handWritten(copy: string, before: ReadonlyMap<string, string>): string[
 }
 
 /**
- * The copy's app on its own SQLite file (the same one every time), answering `calls` in order,
+ * The copy's app on the database at `databaseUrl`, answering `calls` in order,
  * then the document's check of stored data (src/conformance/stored-data.ts) against it.
  */
-function probe(copy: string, calls: readonly string[]): { answers: unknown[]; findings: string[] } {
+function probe(
+  copy: string,
+  databaseUrl: string,
+  calls: readonly string[],
+): { answers: unknown[]; findings: string[] } {
   writeFileSync(
     join(copy, "probe.ts"),
     [
       'import { buildApp } from "./src/app.ts";',
       'import { createAuthenticator } from "./src/auth/authenticator.ts";',
+      'import { defaultOpsConfig, loadConfig } from "./src/config/config.ts";',
       'import { checkStoredData } from "./src/conformance/stored-data.ts";',
       'import { documentData } from "./src/openapi/backend.ts";',
       'import { loadDocument } from "./src/openapi/document.ts";',
       'import { openStore } from "./src/store/open.ts";',
       "const data = await documentData();",
-      `const store = await openStore({ engine: "sqlite", path: ${JSON.stringify(join(copy, "data.db"))} }, { startupTimeoutMs: 0, data });`,
+      `const { database } = loadConfig({ DATABASE_URL: ${JSON.stringify(databaseUrl)} });`,
+      "const store = await openStore(database, { startupTimeoutMs: 0, data });",
       "const app = await buildApp({",
       "  store,",
+      // No refusal for a lagging event loop, as the other suites' apps (a loaded machine).
+      "  ops: { ...defaultOpsConfig(), maxEventLoopDelayMs: 0 },",
       '  authenticator: (log) => createAuthenticator({ staticTokens: ["probe-token-0123456789"], tokens: store.tokens, jwt: undefined, log }),',
       '  logLevel: "silent",',
       "});",

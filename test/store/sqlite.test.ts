@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -16,6 +16,7 @@ import {
   V6_ROWS,
   V7_ROWS,
 } from "../helpers/outbox-upgrade.ts";
+import { expectRelease6Kept, RELEASE_6_FIXTURES } from "../helpers/release-upgrade.ts";
 import { DATA, sqliteEngine } from "../helpers/stores.ts";
 import { storedEvents } from "../helpers/token-rows.ts";
 import { describeStoreContract } from "./store-contract.ts";
@@ -212,6 +213,18 @@ describe("SQLite specifics", () => {
     const store = openSqliteStore(path, { data: DATA });
     try {
       await expectUpgradedSubscriptions(store);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("when a file the release before declared tables made is opened, then every row reads back as stored and new writes and webhooks work", async () => {
+    const path = tempPath("plants.db");
+    copyFileSync(new URL("plants.db", RELEASE_6_FIXTURES), path);
+    const store = openSqliteStore(path, { data: DATA });
+    try {
+      expect(store.describe()).toContain(`schema version ${SQLITE_SCHEMA_VERSION}`);
+      await expectRelease6Kept(store, "sqlite");
     } finally {
       await store.close();
     }
