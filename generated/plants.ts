@@ -370,7 +370,9 @@ export type paths = {
          *     kept, and `"description": null` removes the description. An event it was sent
          *     before and still names goes on as before; an event it now names for the first
          *     time is sent from the next one recorded; an event it no longer names is not
-         *     sent from now on (deliveries already made are kept in its log).
+         *     sent from now on: its deliveries still pending fail, their `lastError` saying
+         *     why (one already being sent may still arrive), deliveries already made are kept
+         *     in its log, and retrying one sends it all the same.
          *
          *     The body is sent as `application/merge-patch+json` or `application/json`.
          */

@@ -1,11 +1,12 @@
 // PATCH /webhook-endpoints/{id} (updateWebhookEndpoint) through app.inject on both engines: a
 // merge patch of the events an endpoint is sent and of its description, stored as answered; the
 // bodies it refuses; 404; scopes; the sizes and media types it takes. What an unsubscribe does
-// to deliveries already queued is test/store/webhook-store.test.ts's (the store's write).
+// to deliveries already queued, claimed ones included, is test/store/webhook-store.test.ts's.
 // 401, 405, 408, 429, 431, 500 and 503 are the shared answers of every operation, covered once
 // for all by the suites that read the document.
 import { describe, expect, it } from "vitest";
-import { AUTH, expectError, useTestApp } from "../helpers/app.ts";
+import { EVENT_UNSUBSCRIBED } from "../../src/store/webhooks.ts";
+import { AUTH, expectError, plantJson, postPlant, uniqueId, useTestApp } from "../helpers/app.ts";
 import { storeEngines } from "../helpers/stores.ts";
 import {
   call,
@@ -55,6 +56,30 @@ describe.each(storeEngines)(
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().events).toEqual(["newPlant", "plantDeleted"]);
       expect((await stored(created.id))?.events).toEqual(["newPlant", "plantDeleted"]);
+    });
+
+    it("when an event is dropped, then its deliveries still pending fail, saying why, and those of the events kept stay pending", async () => {
+      const created = await registerEndpoint(test());
+      const id = uniqueId();
+      expect((await postPlant(test().app, plantJson(id, "Fern"))).statusCode).toBe(200);
+      expect((await call(test(), "DELETE", `/plants/${id}`)).statusCode).toBe(204);
+      const res = await patch(created.id, '{"events":["plantDeleted"]}');
+      expect(res.statusCode, res.body).toBe(200);
+      const log = await call(test(), "GET", `/webhook-endpoints/${created.id}/deliveries`);
+      const deliveries = log.json() as {
+        event: string;
+        status: string;
+        lastError: string | null;
+      }[];
+      expect(
+        deliveries.map(({ event, status, lastError }) => ({ event, status, lastError })),
+      ).toEqual(
+        expect.arrayContaining([
+          { event: "newPlant", status: "failed", lastError: EVENT_UNSUBSCRIBED },
+          { event: "plantDeleted", status: "pending", lastError: null },
+        ]),
+      );
+      expect(deliveries).toHaveLength(2);
     });
 
     it("when the description is sent, then it replaces the stored one and the events are kept; null removes it", async () => {

@@ -7,6 +7,7 @@ import {
   BACKLOG_COUNTED_UP_TO,
   type ClaimRequest,
   ENDPOINT_DISABLED,
+  EVENT_UNSUBSCRIBED,
   FAN_OUT_ROWS,
   MAX_RETIRED_SECRETS,
   RotationLimitError,
@@ -32,6 +33,8 @@ describe.each(storeEngines)("WebhookStore contract: $name", (engine) => {
     return db;
   };
   const fresh = async () => (await freshDatabase()).store;
+  const subscribed = (store: TestStore["store"], events: string[]) =>
+    store.webhooks.createEndpoint({ url: "https://a.example/h", description: null, events });
   afterEach(async () => {
     for (const db of opened.splice(0)) await db.destroy();
   });
@@ -447,6 +450,68 @@ describe.each(storeEngines)("WebhookStore contract: $name", (engine) => {
     expect(
       await store.webhooks.updateEndpoint("ep_none", { events: ["newPlant"] }),
     ).toBeUndefined();
+  });
+
+  it("when an endpoint drops an event, then its queued deliveries of it fail saying why, a claimed one too (its outcome lost), those of the events it keeps stay pending, and a retry sends one anyway", async () => {
+    const store = await fresh();
+    const endpoint = await subscribed(store, ["newPlant", "plantDeleted"]);
+    for (const id of [1n, 2n]) await store.resources.plants.create({ id, name: `p${id}` });
+    await store.resources.plants.delete(1n);
+    const claimed = await store.webhooks.claim(claimAll("me", { limit: 1 }));
+    expect(claimed.map((d) => d.event)).toEqual(["newPlant"]);
+    const [held] = claimed;
+    if (held === undefined) throw new Error("a claim");
+    const before = (await store.webhooks.backlog()).pending;
+    expect(before).toBe(3);
+
+    expect(
+      await store.webhooks.updateEndpoint(endpoint.id, { events: ["plantDeleted"] }),
+    ).toMatchObject({
+      events: ["plantDeleted"],
+    });
+    const log = (await store.webhooks.listDeliveries(endpoint.id, { limit: 10 }))?.deliveries ?? [];
+    const shown = log.map((d) => [
+      d.event,
+      d.plantId,
+      d.status,
+      d.lastError,
+      d.nextAttemptAt,
+      d.attempts,
+    ]);
+    expect(shown.sort()).toEqual(
+      [
+        ["newPlant", 1n, "failed", EVENT_UNSUBSCRIBED, null, 0],
+        ["newPlant", 2n, "failed", EVENT_UNSUBSCRIBED, null, 0],
+        ["plantDeleted", 1n, "pending", null, expect.any(Date), 0],
+      ].sort(),
+    );
+    expect((await store.webhooks.backlog()).pending).toBe(1);
+    // The deliverer that held one learns its claim is gone; the failure stays.
+    expect(await store.webhooks.complete(held.id, "me", { kind: "delivered", status: 200 })).toBe(
+      false,
+    );
+    expect(
+      (await store.webhooks.listDeliveries(endpoint.id, { limit: 10 }))?.deliveries.find(
+        (d) => d.id === held.id,
+      )?.status,
+    ).toBe("failed");
+    expect((await store.webhooks.claim(claimAll("other"))).map((d) => d.event)).toEqual([
+      "plantDeleted",
+    ]);
+
+    const retried = await store.webhooks.retryDelivery(endpoint.id, held.id);
+    expect(retried).toMatchObject({ event: "newPlant", status: "pending", attempts: 0 });
+    expect((await store.webhooks.claim(claimAll("later"))).map((d) => d.id)).toEqual([held.id]);
+  });
+
+  it("when an endpoint's description alone changes, then its queued deliveries stay pending", async () => {
+    const store = await fresh();
+    const endpoint = await subscribed(store, ["newPlant"]);
+    await store.resources.plants.create({ id: 1n, name: "p1" });
+    await store.webhooks.updateEndpoint(endpoint.id, { description: "renamed" });
+    await store.webhooks.updateEndpoint(endpoint.id, { events: ["newPlant"] });
+    const log = (await store.webhooks.listDeliveries(endpoint.id, { limit: 10 }))?.deliveries;
+    expect(log?.map((d) => d.status)).toEqual(["pending"]);
   });
 
   it("when an endpoint is registered naming no events, then it subscribes to every event declared", async () => {
