@@ -2,9 +2,9 @@
 // client's verifyWebhook: what it accepts, what it refuses, and the id exact as a bigint.
 import { readFileSync } from "node:fs";
 import { Webhook } from "standardwebhooks";
-import { describe, expect, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import { parse } from "yaml";
-import { webhookTable } from "../../generated/plants.ts";
+import { type webhookEvents, webhookTable } from "../../generated/plants.ts";
 import { operationTables } from "../../scripts/generate.ts";
 import { fromJson, type Location } from "../../src/client/exact-json.ts";
 import { verifyWebhook, WebhookVerificationError } from "../../src/client/webhooks.ts";
@@ -185,8 +185,28 @@ describe("verifyWebhook", () => {
     if (delivery.event === "plantDeleted") {
       const id: bigint = delivery.body.id;
       expect(id).toBe(9007199254740993n);
-      // @ts-expect-error a deleted plant's event has no name: the union narrowed by its event
-      expect(delivery.body.name).toBeUndefined();
+    }
+  });
+
+  // Checked by tsc (npm run typecheck covers test/), not at run time: each branch of a check of
+  // `event` sees that event's body alone. Were the union not discriminated by `event`, both
+  // branches' bodies would be the union, and the newPlant branch's `name` would not compile.
+  it("when a delivery's event is checked, then its body's type is that event's payload alone", () => {
+    const { body, headers } = signed('{"id":5}', [secret], nowSeconds(), "plantDeleted");
+    const delivery = verifyWebhook(body, headers, secret);
+    expectTypeOf(delivery.event).toEqualTypeOf<"newPlant" | "plantDeleted">();
+    if (delivery.event === "plantDeleted") {
+      expectTypeOf(delivery.body).toEqualTypeOf<
+        webhookEvents["plantDeleted"] & { readonly [member: string]: unknown }
+      >();
+      expectTypeOf(delivery.body.id).toEqualTypeOf<bigint>();
+      // @ts-expect-error name is the new plant's: a deleted plant's body has no such member
+      const name: string = delivery.body["name"];
+      expect(name).toBeUndefined();
+    } else {
+      expectTypeOf(delivery.event).toEqualTypeOf<"newPlant">();
+      const name: string = delivery.body.name;
+      expect.unreachable(`a newPlant named ${name}`);
     }
   });
 
