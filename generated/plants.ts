@@ -2659,7 +2659,10 @@ export interface webhookEvents {
     "plantDeleted": operations["plantDeletedWebhook"]["requestBody"]["content"]["application/json"];
 }
 
-/** Per event type: its webhook, where int64s stand in its body, the members it always has. */
+/**
+ * Per event type: its webhook, where int64s stand in its body, the members it always has, and
+ * the only members it may have when its schema is closed (null when it is open).
+ */
 export const eventTable = {
     "newPlant": {
         "operationId": "newPlantWebhook",
@@ -2671,7 +2674,8 @@ export const eventTable = {
         "required": [
             "name",
             "id"
-        ]
+        ],
+        "members": null
     },
     "plantDeleted": {
         "operationId": "plantDeletedWebhook",
@@ -2682,6 +2686,7 @@ export const eventTable = {
         ],
         "required": [
             "id"
-        ]
+        ],
+        "members": null
     }
 } as const;
