@@ -33,13 +33,13 @@ describe.each(storeEngines)("WebhookStore contract: $name", (engine) => {
     return db;
   };
   const fresh = async () => (await freshDatabase()).store;
-  const subscribed = (store: TestStore["store"], events: string[]) =>
-    store.webhooks.createEndpoint({ url: "https://a.example/h", description: null, events });
+  const subscribed = (store: TestStore["store"], events: string[], url = "https://a.example/h") =>
+    store.webhooks.createEndpoint({ url, description: null, events });
   afterEach(async () => {
     for (const db of opened.splice(0)) await db.destroy();
   });
 
-  it("when an endpoint is registered, then it is read and listed without its secret, in creation order", async () => {
+  it("when an endpoint is registered, then it is read and listed without its secret, in the order of their ids", async () => {
     const store = await fresh();
     const first = await store.webhooks.createEndpoint({
       events: ["newPlant"],
@@ -55,10 +55,13 @@ describe.each(storeEngines)("WebhookStore contract: $name", (engine) => {
     expect(first.id).toMatch(/^ep_[0-9a-f]{22}$/);
     const { secret: _secret, ...shown } = first;
     expect(await store.webhooks.getEndpoint(first.id)).toEqual(shown);
+    // Ids order by creation to the millisecond; two made within one are in either order.
+    const [lower, higher] = [first, second].sort((x, y) => (x.id < y.id ? -1 : 1));
+    if (lower === undefined || higher === undefined) throw new Error("two endpoints");
     const page = await store.webhooks.listEndpoints({ limit: 1 });
-    expect(page).toEqual({ endpoints: [shown], full: true });
-    const next = await store.webhooks.listEndpoints({ after: first.id, limit: 1 });
-    expect(next.endpoints.map((e) => e.id)).toEqual([second.id]);
+    expect(page).toEqual({ endpoints: [await store.webhooks.getEndpoint(lower.id)], full: true });
+    const next = await store.webhooks.listEndpoints({ after: lower.id, limit: 1 });
+    expect(next.endpoints.map((e) => e.id)).toEqual([higher.id]);
     expect(await store.webhooks.getEndpoint("ep_none")).toBeUndefined();
   });
 
@@ -231,27 +234,32 @@ describe.each(storeEngines)("WebhookStore contract: $name", (engine) => {
 
   it("when claims are asked after an endpoint, then the endpoints after it come first, then the rest", async () => {
     const store = await fresh();
-    const ids: string[] = [];
+    const made: string[] = [];
     for (const name of ["a", "b", "c"]) {
-      ids.push(
-        (
-          await store.webhooks.createEndpoint({
-            events: ["newPlant"],
-            url: `https://${name}.example/h`,
-            description: null,
-          })
-        ).id,
-      );
+      made.push((await subscribed(store, ["newPlant"], `https://${name}.example/h`)).id);
     }
+    // Claims go round the endpoints by id, which two made within one millisecond need not
+    // share with their creation order.
+    const [a, b, c] = made.sort();
     await store.resources.plants.create({ id: 1n, name: "one" });
-    const order = async (after: string | undefined) =>
-      (await store.webhooks.claim({ ...claimAll(`o-${after}`), limit: 2, after })).map(
-        (d) => d.endpointId,
+    // Which endpoints a claim takes (each claim given back); the order it lists them in is not
+    // promised.
+    const taken = async (after: string | undefined, limit: number) => {
+      const claimed = await store.webhooks.claim({ ...claimAll(`o-${after}`), limit, after });
+      await store.webhooks.release(
+        `o-${after}`,
+        claimed.map((d) => d.id),
       );
-    // Which endpoints a claim takes; the order it lists them in is not promised.
-    expect((await order(ids[0])).sort()).toEqual([ids[1], ids[2]]);
-    await store.webhooks.release(`o-${ids[0]}`, []);
-    expect(await order(ids[2])).toEqual([ids[0]]);
+      return claimed.map((d) => d.endpointId).sort();
+    };
+    expect(await taken(a, 1)).toEqual([b]);
+    expect(await taken(a, 2)).toEqual([b, c]);
+    expect(await taken(b, 1)).toEqual([c]);
+    // Round again from the first: c comes, then a, not the first two.
+    expect(await taken(b, 2)).toEqual([a, c]);
+    expect(await taken(c, 1)).toEqual([a]);
+    expect(await taken(undefined, 1)).toEqual([a]);
+    expect(await taken(c, 3)).toEqual([a, b, c]);
   });
 
   it("when a secret is rotated twice, then every secret rotated away signs during its own overlap, and none after it", async () => {
