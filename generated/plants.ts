@@ -370,7 +370,9 @@ export type paths = {
          *     kept, and `"description": null` removes the description. An event it was sent
          *     before and still names goes on as before; an event it now names for the first
          *     time is sent from the next one recorded; an event it no longer names is not
-         *     sent from now on (deliveries already made are kept in its log).
+         *     sent from now on: its deliveries still pending fail, their `lastError` saying
+         *     why (one already being sent may still arrive), deliveries already made are kept
+         *     in its log, and retrying one sends it all the same.
          *
          *     The body is sent as `application/merge-patch+json` or `application/json`.
          */
@@ -2657,7 +2659,10 @@ export interface webhookEvents {
     "plantDeleted": operations["plantDeletedWebhook"]["requestBody"]["content"]["application/json"];
 }
 
-/** Per event type: its webhook, where int64s stand in its body, the members it always has. */
+/**
+ * Per event type: its webhook, where int64s stand in its body, the members it always has, and
+ * the only members it may have when its schema is closed (null when it is open).
+ */
 export const eventTable = {
     "newPlant": {
         "operationId": "newPlantWebhook",
@@ -2669,7 +2674,8 @@ export const eventTable = {
         "required": [
             "name",
             "id"
-        ]
+        ],
+        "members": null
     },
     "plantDeleted": {
         "operationId": "plantDeletedWebhook",
@@ -2680,6 +2686,7 @@ export const eventTable = {
         ],
         "required": [
             "id"
-        ]
+        ],
+        "members": null
     }
 } as const;

@@ -179,13 +179,52 @@ function renderOperationTable(document: Document): string {
 
 /**
  * `webhookEvents` and `eventTable`: each event the document declares (a webhook with x-event),
- * by its type, with its body's type, its webhook, where int64s stand in the body and the
- * members it always has, so that a receiver (src/client/webhooks.ts) reads any event exactly.
+ * by its type, with its body's type, its webhook, where int64s stand in the body, the members
+ * it always has and, when its schema is closed, the only ones it may have, so that a receiver
+ * (src/client/webhooks.ts) reads any event exactly and refuses one its schema does not allow.
  */
 function renderEvents(document: Document): string {
+  const events = declaredEvents(document);
+  return [
+    "",
+    "/** Each event the document declares (x-event), by type: its body as a receiver reads it. */",
+    "export interface webhookEvents {",
+    ...events.map(
+      ({ type, operationId }) =>
+        `    ${JSON.stringify(type)}: operations[${JSON.stringify(operationId)}]["requestBody"]["content"]["application/json"];`,
+    ),
+    "}",
+    "",
+    "/**",
+    " * Per event type: its webhook, where int64s stand in its body, the members it always has, and",
+    " * the only members it may have when its schema is closed (null when it is open).",
+    " */",
+    `export const eventTable = ${JSON.stringify(eventTableOf(document), null, 4)} as const;`,
+    "",
+  ].join("\n");
+}
+
+/** The eventTable generated/plants.ts holds, from a parsed document. */
+export function eventTableOf(document: unknown): Record<string, unknown> {
+  return Object.fromEntries(
+    declaredEvents(document as Document).map(({ type, operationId, body }) => [
+      type,
+      {
+        operationId,
+        int64InBody: int64Locations(body).map((l) => l.map(stepText)),
+        required: [...membersOf(body).required],
+        members: closedMembers(body),
+      },
+    ]),
+  );
+}
+
+/** The webhooks with x-event, in the document's order, with their JSON body's schema. */
+function declaredEvents(
+  document: Document,
+): { type: string; operationId: string; body: Record<string, unknown> }[] {
   const resolved = dereferenced(document) as { webhooks?: Document["paths"] };
-  const types: string[] = [];
-  const table: Record<string, unknown> = {};
+  const events: { type: string; operationId: string; body: Record<string, unknown> }[] = [];
   for (const item of Object.values(resolved.webhooks ?? {})) {
     for (const method of HTTP_METHODS) {
       const operation = item[method] as
@@ -195,27 +234,31 @@ function renderEvents(document: Document): string {
       if (operation?.operationId === undefined || type === undefined) continue;
       const content = operation.requestBody?.content ?? {};
       const body = content[Object.keys(content).find(isJsonMediaType) ?? ""]?.schema;
-      types.push(
-        `    ${JSON.stringify(type)}: operations[${JSON.stringify(operation.operationId)}]["requestBody"]["content"]["application/json"];`,
-      );
-      table[type] = {
+      events.push({
+        type,
         operationId: operation.operationId,
-        int64InBody: int64Locations(body).map((l) => l.map(stepText)),
-        required: [...membersOf((body ?? {}) as Record<string, unknown>).required],
-      };
+        body: (body ?? {}) as Record<string, unknown>,
+      });
     }
   }
-  return [
-    "",
-    "/** Each event the document declares (x-event), by type: its body as a receiver reads it. */",
-    "export interface webhookEvents {",
-    ...types,
-    "}",
-    "",
-    "/** Per event type: its webhook, where int64s stand in its body, the members it always has. */",
-    `export const eventTable = ${JSON.stringify(table, null, 4)} as const;`,
-    "",
-  ].join("\n");
+  return events;
+}
+
+/**
+ * The members a closed schema allows, as JSON Schema reads it: `additionalProperties: false`
+ * allows its own properties alone, `unevaluatedProperties: false` those of its allOf parts too.
+ * Null when it is open, or names members by pattern (which a list cannot say).
+ */
+function closedMembers(schema: Record<string, unknown>): string[] | null {
+  if (schema["patternProperties"] !== undefined) return null;
+  if (schema["unevaluatedProperties"] === false) {
+    return membersOf(schema).members.map(([name]) => name);
+  }
+  if (schema["additionalProperties"] === false) {
+    const own = schema["properties"];
+    return typeof own === "object" && own !== null ? Object.keys(own) : [];
+  }
+  return null;
 }
 
 /** The two tables generated/plants.ts holds, from a parsed document. */

@@ -4,37 +4,38 @@
 // the document's schema puts them. node:crypto does the checking (one HMAC-SHA256, compared in constant
 // time), so this is an entry of its own: `plantstore-client` stays free of node: for browsers.
 import { createHmac, timingSafeEqual } from "node:crypto";
-import type { webhookEvents } from "../../generated/plants.ts";
-import { eventTable } from "../../generated/plants.ts";
-import { fromJson } from "./exact-json.ts";
+import type { eventTable, webhookEvents } from "../../generated/plants.ts";
+import { eventBody, WebhookVerificationError } from "./event-body.ts";
+
+export { WebhookVerificationError };
 
 /** The events the document declares, by the name each message's webhook-event header gives. */
 export type WebhookEventName = keyof webhookEvents;
 
 /**
- * A verified delivery: its event's name and its body as the document describes that event, and
- * any member a newer server adds (a receiver may know more than this client). Narrow it by
- * `event`: `if (delivery.event === "plantDeleted") delivery.body.id`.
+ * A verified delivery: its event's name and its body as the document describes that event, and,
+ * unless the event's schema is closed, any member a newer server adds (a receiver may know more
+ * than this client). Narrow it by `event`: `if (delivery.event === "plantDeleted") delivery.body.id`.
  */
 export type WebhookEvent = {
   [E in WebhookEventName]: {
     event: E;
     /** The webhook-id: the same on every attempt; skip one already handled. */
     id: string;
-    body: webhookEvents[E] & { readonly [member: string]: unknown };
+    body: webhookEvents[E] & MembersAdded<E>;
   };
 }[WebhookEventName];
+
+/** Members a newer server may add: any, unless the event's schema is closed (it lists them). */
+type MembersAdded<E extends WebhookEventName> = (typeof eventTable)[E]["members"] extends null
+  ? { readonly [member: string]: unknown }
+  : unknown;
 
 export interface VerifyWebhookOptions {
   /** How far the webhook-timestamp may be from now, either way (300 s). */
   toleranceSeconds?: number;
   /** The time now in milliseconds (Date.now). */
   now?: () => number;
-}
-
-/** A delivery that is not genuine, too old or too new, or not the event it names. */
-export class WebhookVerificationError extends Error {
-  override name = "WebhookVerificationError";
 }
 
 type HeaderSource = Headers | Record<string, string | string[] | undefined>;
@@ -113,46 +114,4 @@ function secretKey(secret: string): Buffer {
   const key = Buffer.from(encoded, "base64");
   if (key.length === 0) throw new TypeError("a webhook secret is whsec_ and base64 key bytes");
   return key;
-}
-
-/** The body as the named event's: a JSON object with its members, its int64s exact. */
-function eventBody(event: string, body: Buffer): Record<string, unknown> {
-  const described = (eventTable as Record<string, (typeof eventTable)[WebhookEventName]>)[event];
-  if (described === undefined) {
-    throw new WebhookVerificationError(
-      `the webhook is a ${event} event, which this client does not know (it knows ${Object.keys(eventTable).join(", ")})`,
-    );
-  }
-  let parsed: unknown;
-  try {
-    const text = new TextDecoder("utf-8", { fatal: true }).decode(body);
-    // The int64 locations are read from the webhook's schema, so a member added there is exact.
-    parsed = fromJson(text, described.int64InBody);
-  } catch (error) {
-    throw new WebhookVerificationError(
-      `the webhook body is not JSON with its int64s as integers: ${error}`,
-    );
-  }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    throw new WebhookVerificationError(`the webhook body is not a ${event} event (an object)`);
-  }
-  const members = parsed as Record<string, unknown>;
-  const missing = described.required.find((member) => !(member in members));
-  if (missing !== undefined) {
-    throw new WebhookVerificationError(`the webhook body is not a ${event} event: no ${missing}`);
-  }
-  // fromJson made every number at an int64 place a bigint; anything else there is not one.
-  const notInt64 = described.int64InBody.find(
-    ([member, ...deeper]) =>
-      deeper.length === 0 &&
-      member !== undefined &&
-      member in members &&
-      typeof members[member] !== "bigint",
-  );
-  if (notInt64 !== undefined) {
-    throw new WebhookVerificationError(
-      `the webhook body is not a ${event} event: ${notInt64[0]} is not an integer`,
-    );
-  }
-  return parsed as Record<string, unknown>;
 }

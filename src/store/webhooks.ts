@@ -94,7 +94,8 @@ export interface WebhookStore {
   }): Promise<WebhookEndpoint & { secret: string }>;
   /**
    * Changes what is given: the events subscribed to (one kept keeps its start; one added gets
-   * the events recorded from now on) and the description. Undefined if no such endpoint.
+   * the events recorded from now on; one dropped fails its pending deliveries, claimed ones
+   * too, with EVENT_UNSUBSCRIBED) and the description. Undefined if no such endpoint.
    */
   updateEndpoint(
     id: string,
@@ -242,6 +243,13 @@ export class RotationLimitError extends Error {
 export const ENDPOINT_DISABLED =
   "not sent: the endpoint answered 410 Gone and is disabled; retrying a delivery enables it again";
 
+/**
+ * Why the pending deliveries of an event an endpoint no longer subscribes to were failed (a
+ * change of its subscriptions). A retry is an operator's explicit ask, so it sends one anyway.
+ */
+export const EVENT_UNSUBSCRIBED =
+  "not sent: the endpoint no longer subscribes to this event; retrying the delivery sends it all the same";
+
 /** A new endpoint secret: `whsec_` and 24 random bytes in base64, as Standard Webhooks writes them. */
 export const newWebhookSecret = (): string => `whsec_${randomBytes(24).toString("base64")}`;
 
@@ -338,6 +346,9 @@ export function webhookStore(
       };
     },
     async updateEndpoint(id, { events, description }) {
+      // Events recorded so far are handed out first, as listDeliveries does: one of an event
+      // dropped then fails in the log, saying why, rather than never showing there.
+      if (events !== undefined) await fanOut();
       const change = {
         id,
         ...(events === undefined ? {} : { events: [...new Set(events)].sort() }),

@@ -21,7 +21,7 @@ export interface RegisteredEndpoint {
 /** A call with the test token (or `headers`); `payload` as JSON unless it is a string. */
 export function call(
   test: TestApp,
-  method: "GET" | "POST" | "DELETE",
+  method: "GET" | "POST" | "PATCH" | "DELETE",
   url: string,
   options: { headers?: Record<string, string>; payload?: unknown } = {},
 ): Promise<LightMyRequestResponse> {

@@ -1,5 +1,6 @@
 // `plantstore webhooks add|list|remove|rotate` against a real store, as an operator runs it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EVENT_UNSUBSCRIBED } from "../../src/store/webhooks.ts";
 import { runCli } from "../helpers/cli.ts";
 import { storeEngines, type TestStore } from "../helpers/stores.ts";
 
@@ -90,6 +91,21 @@ describe.each(storeEngines)("webhook endpoints from the command line ($name)", (
     ]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("plantRenamed is not an event this API sends");
+  });
+
+  it("when subscribe drops an event, then the endpoint's deliveries of it still pending fail, saying why", async () => {
+    const { id } = await db.store.webhooks.createEndpoint({
+      url: "https://93.184.215.14/dropping",
+      description: null,
+      events: ["newPlant", "plantDeleted"],
+    });
+    await db.store.resources.plants.create({ id: 424242n, name: "Queued" });
+    const dropped = await runCli(db.url, ["webhooks", "subscribe", id, "plantDeleted"]);
+    expect(dropped.code, dropped.stderr).toBe(0);
+    const log = await db.store.webhooks.listDeliveries(id, { limit: 10 });
+    expect(log?.deliveries.map((d) => [d.event, d.plantId, d.status, d.lastError])).toEqual([
+      ["newPlant", 424242n, "failed", EVENT_UNSUBSCRIBED],
+    ]);
   });
 
   it("when the URL is on a loopback address, then add refuses it with the reason and the setting that allows it", async () => {

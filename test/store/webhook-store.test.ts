@@ -7,6 +7,7 @@ import {
   BACKLOG_COUNTED_UP_TO,
   type ClaimRequest,
   ENDPOINT_DISABLED,
+  EVENT_UNSUBSCRIBED,
   FAN_OUT_ROWS,
   MAX_RETIRED_SECRETS,
   RotationLimitError,
@@ -32,11 +33,13 @@ describe.each(storeEngines)("WebhookStore contract: $name", (engine) => {
     return db;
   };
   const fresh = async () => (await freshDatabase()).store;
+  const subscribed = (store: TestStore["store"], events: string[], url = "https://a.example/h") =>
+    store.webhooks.createEndpoint({ url, description: null, events });
   afterEach(async () => {
     for (const db of opened.splice(0)) await db.destroy();
   });
 
-  it("when an endpoint is registered, then it is read and listed without its secret, in creation order", async () => {
+  it("when an endpoint is registered, then it is read and listed without its secret, in the order of their ids", async () => {
     const store = await fresh();
     const first = await store.webhooks.createEndpoint({
       events: ["newPlant"],
@@ -52,10 +55,13 @@ describe.each(storeEngines)("WebhookStore contract: $name", (engine) => {
     expect(first.id).toMatch(/^ep_[0-9a-f]{22}$/);
     const { secret: _secret, ...shown } = first;
     expect(await store.webhooks.getEndpoint(first.id)).toEqual(shown);
+    // Ids order by creation to the millisecond; two made within one are in either order.
+    const [lower, higher] = [first, second].sort((x, y) => (x.id < y.id ? -1 : 1));
+    if (lower === undefined || higher === undefined) throw new Error("two endpoints");
     const page = await store.webhooks.listEndpoints({ limit: 1 });
-    expect(page).toEqual({ endpoints: [shown], full: true });
-    const next = await store.webhooks.listEndpoints({ after: first.id, limit: 1 });
-    expect(next.endpoints.map((e) => e.id)).toEqual([second.id]);
+    expect(page).toEqual({ endpoints: [await store.webhooks.getEndpoint(lower.id)], full: true });
+    const next = await store.webhooks.listEndpoints({ after: lower.id, limit: 1 });
+    expect(next.endpoints.map((e) => e.id)).toEqual([higher.id]);
     expect(await store.webhooks.getEndpoint("ep_none")).toBeUndefined();
   });
 
@@ -228,27 +234,32 @@ describe.each(storeEngines)("WebhookStore contract: $name", (engine) => {
 
   it("when claims are asked after an endpoint, then the endpoints after it come first, then the rest", async () => {
     const store = await fresh();
-    const ids: string[] = [];
+    const made: string[] = [];
     for (const name of ["a", "b", "c"]) {
-      ids.push(
-        (
-          await store.webhooks.createEndpoint({
-            events: ["newPlant"],
-            url: `https://${name}.example/h`,
-            description: null,
-          })
-        ).id,
-      );
+      made.push((await subscribed(store, ["newPlant"], `https://${name}.example/h`)).id);
     }
+    // Claims go round the endpoints by id, which two made within one millisecond need not
+    // share with their creation order.
+    const [a, b, c] = made.sort();
     await store.resources.plants.create({ id: 1n, name: "one" });
-    const order = async (after: string | undefined) =>
-      (await store.webhooks.claim({ ...claimAll(`o-${after}`), limit: 2, after })).map(
-        (d) => d.endpointId,
+    // Which endpoints a claim takes (each claim given back); the order it lists them in is not
+    // promised.
+    const taken = async (after: string | undefined, limit: number) => {
+      const claimed = await store.webhooks.claim({ ...claimAll(`o-${after}`), limit, after });
+      await store.webhooks.release(
+        `o-${after}`,
+        claimed.map((d) => d.id),
       );
-    // Which endpoints a claim takes; the order it lists them in is not promised.
-    expect((await order(ids[0])).sort()).toEqual([ids[1], ids[2]]);
-    await store.webhooks.release(`o-${ids[0]}`, []);
-    expect(await order(ids[2])).toEqual([ids[0]]);
+      return claimed.map((d) => d.endpointId).sort();
+    };
+    expect(await taken(a, 1)).toEqual([b]);
+    expect(await taken(a, 2)).toEqual([b, c]);
+    expect(await taken(b, 1)).toEqual([c]);
+    // Round again from the first: c comes, then a, not the first two.
+    expect(await taken(b, 2)).toEqual([a, c]);
+    expect(await taken(c, 1)).toEqual([a]);
+    expect(await taken(undefined, 1)).toEqual([a]);
+    expect(await taken(c, 3)).toEqual([a, b, c]);
   });
 
   it("when a secret is rotated twice, then every secret rotated away signs during its own overlap, and none after it", async () => {
@@ -447,6 +458,68 @@ describe.each(storeEngines)("WebhookStore contract: $name", (engine) => {
     expect(
       await store.webhooks.updateEndpoint("ep_none", { events: ["newPlant"] }),
     ).toBeUndefined();
+  });
+
+  it("when an endpoint drops an event, then its queued deliveries of it fail saying why, a claimed one too (its outcome lost), those of the events it keeps stay pending, and a retry sends one anyway", async () => {
+    const store = await fresh();
+    const endpoint = await subscribed(store, ["newPlant", "plantDeleted"]);
+    for (const id of [1n, 2n]) await store.resources.plants.create({ id, name: `p${id}` });
+    await store.resources.plants.delete(1n);
+    const claimed = await store.webhooks.claim(claimAll("me", { limit: 1 }));
+    expect(claimed.map((d) => d.event)).toEqual(["newPlant"]);
+    const [held] = claimed;
+    if (held === undefined) throw new Error("a claim");
+    const before = (await store.webhooks.backlog()).pending;
+    expect(before).toBe(3);
+
+    expect(
+      await store.webhooks.updateEndpoint(endpoint.id, { events: ["plantDeleted"] }),
+    ).toMatchObject({
+      events: ["plantDeleted"],
+    });
+    const log = (await store.webhooks.listDeliveries(endpoint.id, { limit: 10 }))?.deliveries ?? [];
+    const shown = log.map((d) => [
+      d.event,
+      d.plantId,
+      d.status,
+      d.lastError,
+      d.nextAttemptAt,
+      d.attempts,
+    ]);
+    expect(shown.sort()).toEqual(
+      [
+        ["newPlant", 1n, "failed", EVENT_UNSUBSCRIBED, null, 0],
+        ["newPlant", 2n, "failed", EVENT_UNSUBSCRIBED, null, 0],
+        ["plantDeleted", 1n, "pending", null, expect.any(Date), 0],
+      ].sort(),
+    );
+    expect((await store.webhooks.backlog()).pending).toBe(1);
+    // The deliverer that held one learns its claim is gone; the failure stays.
+    expect(await store.webhooks.complete(held.id, "me", { kind: "delivered", status: 200 })).toBe(
+      false,
+    );
+    expect(
+      (await store.webhooks.listDeliveries(endpoint.id, { limit: 10 }))?.deliveries.find(
+        (d) => d.id === held.id,
+      )?.status,
+    ).toBe("failed");
+    expect((await store.webhooks.claim(claimAll("other"))).map((d) => d.event)).toEqual([
+      "plantDeleted",
+    ]);
+
+    const retried = await store.webhooks.retryDelivery(endpoint.id, held.id);
+    expect(retried).toMatchObject({ event: "newPlant", status: "pending", attempts: 0 });
+    expect((await store.webhooks.claim(claimAll("later"))).map((d) => d.id)).toEqual([held.id]);
+  });
+
+  it("when an endpoint's description alone changes, then its queued deliveries stay pending", async () => {
+    const store = await fresh();
+    const endpoint = await subscribed(store, ["newPlant"]);
+    await store.resources.plants.create({ id: 1n, name: "p1" });
+    await store.webhooks.updateEndpoint(endpoint.id, { description: "renamed" });
+    await store.webhooks.updateEndpoint(endpoint.id, { events: ["newPlant"] });
+    const log = (await store.webhooks.listDeliveries(endpoint.id, { limit: 10 }))?.deliveries;
+    expect(log?.map((d) => d.status)).toEqual(["pending"]);
   });
 
   it("when an endpoint is registered naming no events, then it subscribes to every event declared", async () => {

@@ -1,9 +1,10 @@
 // Sent means declared, declared means sent, on every engine, derived from the document with no
 // event named: for every webhook with x-event, an endpoint subscribed to that event alone gets
 // exactly one message per write that declares it, naming its event, with a body the webhook's
-// schema accepts and the row's key exact; no write sends an event the document does not
-// declare; an endpoint subscribed to none of the events gets nothing. For this API's document
-// and for a document of the tests' own.
+// schema accepts and the row's key exact, and an endpoint subscribed to the others gets none of
+// it; every write the document declares (each create, update and delete with x-table) sends an
+// endpoint subscribed to every event exactly the events it declares, none if it declares none,
+// and none for a 404. For this API's document and for a document of the tests' own.
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { FastifyInstance } from "fastify";
 import type { Document } from "openapi-backend";
@@ -126,14 +127,66 @@ describe.each(storeEngines)("declared events: $name", (engine) => {
         ...(body === undefined ? {} : { payload: jsonText(body) }),
       });
 
+    const action = (tableName: string, name: string) =>
+      data.operations.find((op) => op.table === tableName && op.action === name);
+    const tableOf = (name: string) => {
+      const table = data.tables.find((t) => t.name === name);
+      if (table === undefined) throw new Error(`no table ${name}`);
+      return table;
+    };
+    /** A key of the table's type that no row of these tests has. */
+    const absentKey = (row: Row, tableName: string) => {
+      const key = row[tableOf(tableName).key];
+      return typeof key === "string" ? `${key}-absent` : 987_654_321n;
+    };
+    // A parent a member names (x-references) is made first, through its own create.
+    const parentsOf = async (tableName: string, named: Row) => {
+      for (const column of tableOf(tableName).columns.filter((c) => c.references !== undefined)) {
+        const parentCreate = action(column.references ?? "", "create");
+        const parentTable = data.tables.find((t) => t.name === column.references);
+        if (parentCreate === undefined || parentTable === undefined) continue;
+        if (named[column.member] === undefined || named[column.member] === null) continue;
+        const parentMade = operation(raw, raw.paths, parentCreate.operationId);
+        const parent = everyMemberOf(values, values.flat(parentMade.schema), 7);
+        parent[parentTable.key] = named[column.member];
+        expect((await call("POST", parentMade.path, parent)).statusCode).toBeLessThan(300);
+      }
+    };
+    /**
+     * Every member the table's create or update takes (`seed` varies them), its parents stored,
+     * and the operation's path.
+     */
+    const bodyFor = async (tableName: string, write: "create" | "update", seed: number) => {
+      const op = action(tableName, write);
+      if (op === undefined) throw new Error(`a ${write} of ${tableName}`);
+      const found = operation(raw, raw.paths, op.operationId);
+      const row = everyMemberOf(values, values.flat(found.schema), seed);
+      await parentsOf(tableName, row);
+      return { row, path: found.path, operationId: op.operationId };
+    };
+    /** The path of the row's item for operation `op` (its key in its parameter). */
+    const itemOf = (tableName: string, row: Row, op: string) => {
+      const table = tableOf(tableName);
+      const keyParameter =
+        data.operations.find((o) => o.operationId === op)?.keyParameter ?? table.key;
+      const key = row[table.key];
+      return operation(raw, raw.paths, op).path.replace(
+        `{${keyParameter}}`,
+        encodeURIComponent(typeof key === "string" ? key : jsonText(key)),
+      );
+    };
+    const claimAll = (owner: string) =>
+      served.store.webhooks.claim({
+        owner,
+        leaseMs: 60_000,
+        limit: 1000,
+        perEndpoint: 1000,
+        free: {},
+      });
+
     it.each(data.events.map((event, at) => ({ ...event, at })))(
       "when a $on of $table is made, then the endpoint subscribed to $type alone gets one $type message, its body valid and its key exact, and nothing else is sent",
       async (event) => {
-        const table = data.tables.find((t) => t.name === event.table);
-        const action = (name: string) =>
-          data.operations.find((op) => op.table === event.table && op.action === name);
-        const create = action("create");
-        if (table === undefined || create === undefined) throw new Error("a table with a create");
         const subscribed = await served.store.webhooks.createEndpoint({
           url: "https://subscribed.example/h",
           description: null,
@@ -145,63 +198,26 @@ describe.each(storeEngines)("declared events: $name", (engine) => {
           description: null,
           events: others.length > 0 ? others : ["neverSent"],
         });
-        const made = operation(raw, raw.paths, create.operationId);
-        const row = everyMemberOf(values, values.flat(made.schema), 1000 + event.at);
-        // A parent a member names (x-references) is made first, through its own create.
-        const parentsOf = async (named: Row) => {
-          for (const column of table.columns.filter((c) => c.references !== undefined)) {
-            const parentCreate = data.operations.find(
-              (op) => op.table === column.references && op.action === "create",
-            );
-            const parentTable = data.tables.find((t) => t.name === column.references);
-            if (parentCreate === undefined || parentTable === undefined) continue;
-            if (named[column.member] === undefined || named[column.member] === null) continue;
-            const parentMade = operation(raw, raw.paths, parentCreate.operationId);
-            const parent = everyMemberOf(values, values.flat(parentMade.schema), 7);
-            parent[parentTable.key] = named[column.member];
-            expect((await call("POST", parentMade.path, parent)).statusCode).toBeLessThan(300);
-          }
-        };
-        await parentsOf(row);
-        expect((await call("POST", made.path, row)).statusCode).toBeLessThan(300);
-        const keyParameter = (op: string) =>
-          data.operations.find((o) => o.operationId === op)?.keyParameter ?? table.key;
-        const item = (op: string) =>
-          operation(raw, raw.paths, op).path.replace(
-            `{${keyParameter(op)}}`,
-            encodeURIComponent(
-              typeof row[table.key] === "string"
-                ? (row[table.key] as string)
-                : jsonText(row[table.key]),
-            ),
-          );
+        const { row, path } = await bodyFor(event.table, "create", 1000 + event.at);
+        expect((await call("POST", path, row)).statusCode).toBeLessThan(300);
         let sent = row;
         if (event.on === "update") {
-          const update = action("update");
-          if (update === undefined) throw new Error("an update");
-          const patched = operation(raw, raw.paths, update.operationId);
-          const patch = everyMemberOf(values, values.flat(patched.schema), 2000 + event.at);
-          await parentsOf(patch);
-          expect((await call("PATCH", item(update.operationId), patch)).statusCode).toBe(200);
+          const { row: patch, operationId } = await bodyFor(event.table, "update", 2000 + event.at);
+          expect(
+            (await call("PATCH", itemOf(event.table, row, operationId), patch)).statusCode,
+          ).toBe(200);
           sent = { ...row, ...patch };
         }
         if (event.on === "delete") {
-          const remove = action("delete");
+          const remove = action(event.table, "delete");
           if (remove === undefined) throw new Error("a delete");
-          expect((await call("DELETE", item(remove.operationId))).statusCode).toBe(204);
+          const item = itemOf(event.table, row, remove.operationId);
+          expect((await call("DELETE", item)).statusCode).toBe(204);
           // A delete of what is not stored (404) sends nothing more.
-          expect((await call("DELETE", item(remove.operationId))).statusCode).toBe(404);
+          expect((await call("DELETE", item)).statusCode).toBe(404);
         }
 
-        const claimed = await served.store.webhooks.claim({
-          owner: "declared-events",
-          leaseMs: 60_000,
-          limit: 1000,
-          perEndpoint: 1000,
-          free: {},
-        });
-        const declared = new Set(data.events.map((e) => e.type));
-        expect(claimed.filter((d) => !declared.has(d.event))).toEqual([]);
+        const claimed = await claimAll("declared-events");
         const mine = claimed.filter((d) => d.endpointId === subscribed.id);
         expect(mine.map((d) => d.event)).toEqual([event.type]);
         const webhook = Object.values(raw.webhooks)
@@ -225,6 +241,54 @@ describe.each(storeEngines)("declared events: $name", (engine) => {
         for (const endpoint of [subscribed, bystander]) {
           await served.store.webhooks.deleteEndpoint(endpoint.id);
         }
+      },
+    );
+
+    // Every write the document declares, whether it sends an event or none: an endpoint
+    // subscribed to every event gets exactly those the write declares (x-event), once each.
+    const writes = data.operations.filter((op) =>
+      ["create", "update", "delete"].includes(op.action),
+    );
+    it.each(writes.map((op, at) => ({ ...op, at })))(
+      "when $operationId ($action of $table) is made, then exactly the events it declares are sent, once each; an update or delete of a missing row (404) sends none",
+      async ({ table, action: write, operationId, at }) => {
+        const everything = await served.store.webhooks.createEndpoint({
+          url: "https://everything.example/h",
+          description: null,
+          events: data.events.map((e) => e.type),
+        });
+        const { row, path } = await bodyFor(table, "create", 3000 + at);
+        let made = () => call("POST", path, row);
+        let missing: (() => ReturnType<typeof call>) | undefined;
+        if (write !== "create") {
+          expect((await call("POST", path, row)).statusCode).toBeLessThan(300);
+          const item = itemOf(table, row, operationId);
+          const patch = write === "update" ? (await bodyFor(table, "update", 4000 + at)).row : {};
+          made = () => (write === "update" ? call("PATCH", item, patch) : call("DELETE", item));
+          const gone = itemOf(
+            table,
+            { ...row, [tableOf(table).key]: absentKey(row, table) },
+            operationId,
+          );
+          missing = () => (write === "update" ? call("PATCH", gone, patch) : call("DELETE", gone));
+        }
+        // What the row's and its parents' creates sent is not this write's.
+        await claimAll(`before-${operationId}`);
+
+        expect((await made()).statusCode).toBeLessThan(300);
+        const sent = (await claimAll(`after-${operationId}`)).filter(
+          (d) => d.endpointId === everything.id,
+        );
+        const declared = data.events.filter((e) => e.table === table && e.on === write);
+        expect(sent.map((d) => d.event).sort()).toEqual(declared.map((e) => e.type).sort());
+        if (missing !== undefined) {
+          expect((await missing()).statusCode).toBe(404);
+          const none = (await claimAll(`missing-${operationId}`)).filter(
+            (d) => d.endpointId === everything.id,
+          );
+          expect(none).toEqual([]);
+        }
+        await served.store.webhooks.deleteEndpoint(everything.id);
       },
     );
   });

@@ -2,10 +2,11 @@
 // client's verifyWebhook: what it accepts, what it refuses, and the id exact as a bigint.
 import { readFileSync } from "node:fs";
 import { Webhook } from "standardwebhooks";
-import { describe, expect, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import { parse } from "yaml";
-import { webhookTable } from "../../generated/plants.ts";
-import { operationTables } from "../../scripts/generate.ts";
+import { eventTable, type webhookEvents, webhookTable } from "../../generated/plants.ts";
+import { eventTableOf, operationTables } from "../../scripts/generate.ts";
+import { type DescribedEvent, eventBody } from "../../src/client/event-body.ts";
 import { fromJson, type Location } from "../../src/client/exact-json.ts";
 import { verifyWebhook, WebhookVerificationError } from "../../src/client/webhooks.ts";
 import { newWebhookSecret } from "../../src/store/webhooks.ts";
@@ -110,6 +111,54 @@ describe("verifyWebhook", () => {
     });
   });
 
+  it("when a webhook's schema is closed in the YAML, then generate's table lists its members and a body with another is refused, naming it; while it is open, any is kept", () => {
+    const yaml = readFileSync(new URL("../../openapi/plants.yaml", import.meta.url), "utf8");
+    // The table generated/plants.ts holds is the one generate makes from the document as it is…
+    expect(eventTableOf(parse(yaml))).toEqual(eventTable);
+    const body = new TextEncoder().encode('{"id":9007199254740993,"name":"Fern"}');
+    expect(eventBody("plantDeleted", body)).toEqual({ id: 9007199254740993n, name: "Fern" });
+    // …and with DeletedPlant closed, it allows its id alone.
+    for (const closing of [
+      { additionalProperties: false },
+      { unevaluatedProperties: false },
+    ] as const) {
+      const document = parse(yaml) as { components: { schemas: Record<string, object> } };
+      document.components.schemas["DeletedPlant"] = {
+        ...document.components.schemas["DeletedPlant"],
+        ...closing,
+      };
+      const table = eventTableOf(document) as Record<string, DescribedEvent>;
+      expect(table["plantDeleted"]?.members).toEqual(["id"]);
+      expect(table["newPlant"]?.members).toBeNull();
+      expect(() => eventBody("plantDeleted", body, table)).toThrow(
+        new WebhookVerificationError(
+          "the webhook body is not a plantDeleted event: its schema allows no member name",
+        ),
+      );
+      const exact = new TextEncoder().encode('{"id":9007199254740993}');
+      expect(eventBody("plantDeleted", exact, table)).toEqual({ id: 9007199254740993n });
+    }
+  });
+
+  it("when a closed schema is made of allOf parts, then unevaluatedProperties allows every part's members and additionalProperties its own alone", () => {
+    const yaml = readFileSync(new URL("../../openapi/plants.yaml", import.meta.url), "utf8");
+    const closed = (closing: object) => {
+      const document = parse(yaml) as { components: { schemas: Record<string, object> } };
+      document.components.schemas["NewPlant"] = {
+        ...document.components.schemas["NewPlant"],
+        ...closing,
+      };
+      return (eventTableOf(document) as Record<string, DescribedEvent>)["newPlant"]?.members;
+    };
+    expect([...(closed({ unevaluatedProperties: false }) ?? [])].sort()).toEqual([
+      "id",
+      "name",
+      "tag",
+    ]);
+    expect(closed({ additionalProperties: false })).toEqual([]);
+    expect(closed({ additionalProperties: false, patternProperties: { "^x-": {} } })).toBeNull();
+  });
+
   it("when the header names are in another case, then they are found", () => {
     const { body, headers } = signed('{"id":8,"name":"Cactus"}', [secret]);
     const shouted = Object.fromEntries(
@@ -185,8 +234,28 @@ describe("verifyWebhook", () => {
     if (delivery.event === "plantDeleted") {
       const id: bigint = delivery.body.id;
       expect(id).toBe(9007199254740993n);
-      // @ts-expect-error a deleted plant's event has no name: the union narrowed by its event
-      expect(delivery.body.name).toBeUndefined();
+    }
+  });
+
+  // Checked by tsc (npm run typecheck covers test/), not at run time: each branch of a check of
+  // `event` sees that event's body alone. Were the union not discriminated by `event`, both
+  // branches' bodies would be the union, and the newPlant branch's `name` would not compile.
+  it("when a delivery's event is checked, then its body's type is that event's payload alone", () => {
+    const { body, headers } = signed('{"id":5}', [secret], nowSeconds(), "plantDeleted");
+    const delivery = verifyWebhook(body, headers, secret);
+    expectTypeOf(delivery.event).toEqualTypeOf<"newPlant" | "plantDeleted">();
+    if (delivery.event === "plantDeleted") {
+      expectTypeOf(delivery.body).toEqualTypeOf<
+        webhookEvents["plantDeleted"] & { readonly [member: string]: unknown }
+      >();
+      expectTypeOf(delivery.body.id).toEqualTypeOf<bigint>();
+      // @ts-expect-error name is the new plant's: a deleted plant's body has no such member
+      const name: string = delivery.body["name"];
+      expect(name).toBeUndefined();
+    } else {
+      expectTypeOf(delivery.event).toEqualTypeOf<"newPlant">();
+      const name: string = delivery.body.name;
+      expect.unreachable(`a newPlant named ${name}`);
     }
   });
 

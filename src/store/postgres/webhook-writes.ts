@@ -7,6 +7,7 @@
 import {
   type ClaimedDelivery,
   ENDPOINT_DISABLED,
+  EVENT_UNSUBSCRIBED,
   FAN_OUT_ROWS,
   type RetiredSecret,
   retiredAfterRotation,
@@ -175,7 +176,17 @@ export const postgresWebhookWrites: { [N in WebhookWriteName]: ApplyRun<N> } = {
     if (description !== undefined) {
       await tx`UPDATE webhook_endpoints SET description = ${description} WHERE id = ${id}`;
     }
-    if (events !== undefined) await subscribe(tx, id, events);
+    if (events === undefined) return { outcome: "updated" };
+    await subscribe(tx, id, events);
+    // What is queued of an event dropped goes, saying why, claimed or not: a claim's outcome is
+    // then lost (complete matches its owner), as when its lease runs out. A fan-out under way
+    // holds the endpoint (FOR KEY SHARE), so what it makes is committed and seen here.
+    await tx`UPDATE webhook_deliveries AS d
+             SET status = 'failed', last_error = ${EVENT_UNSUBSCRIBED}, next_attempt_at = NULL,
+                 lease_until = NULL, lease_owner = NULL, updated_at = clock_timestamp()
+             FROM webhook_events AS ev
+             WHERE d.endpoint_id = ${id} AND d.status = 'pending' AND ev.id = d.event_id
+               AND NOT (ev.type = ANY(${[...events]}::text[]))`;
     return { outcome: "updated" };
   }),
   deleteWebhookEndpoint: oneByOne(async (tx, { id }) => {

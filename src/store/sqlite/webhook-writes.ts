@@ -6,6 +6,7 @@ import type { Database } from "better-sqlite3";
 import {
   type ClaimedDelivery,
   ENDPOINT_DISABLED,
+  EVENT_UNSUBSCRIBED,
   FAN_OUT_ROWS,
   type RetiredSecret,
   retiredAfterRotation,
@@ -86,10 +87,23 @@ export const sqliteWebhookWrites: { [N in WebhookWriteName]: Prepare<N> } = {
       "UPDATE webhook_endpoints SET description = ? WHERE id = ?",
     );
     const subscribe = subscriptions(db);
+    // What is queued of an event dropped goes, saying why, claimed or not: a claim's outcome is
+    // then lost (complete matches its owner), as when its lease runs out.
+    const unqueue = db.prepare<[string, number, string, string]>(
+      `UPDATE webhook_deliveries
+       SET status = 'failed', last_error = ?, next_attempt_at = NULL, lease_until = NULL,
+           lease_owner = NULL, updated_at = ?
+       WHERE endpoint_id = ? AND status = 'pending'
+         AND (SELECT type FROM webhook_events WHERE id = event_id)
+             NOT IN (SELECT value FROM json_each(?))`,
+    );
     return ({ id, events, description }) => {
       if (exists.get(id) === undefined) return { outcome: "absent" };
       if (description !== undefined) describe.run(description, id);
-      if (events !== undefined) subscribe(id, events);
+      if (events !== undefined) {
+        subscribe(id, events);
+        unqueue.run(EVENT_UNSUBSCRIBED, Date.now(), id, JSON.stringify(events));
+      }
       return { outcome: "updated" };
     };
   },
