@@ -12,6 +12,7 @@ import {
   FILE_MOVED_CODE,
   type FromWriter,
   type ToWriter,
+  threadSide,
   type WriterData,
 } from "./writer-protocol.ts";
 import { recordSqliteEvents, sqliteWrites } from "./writes.ts";
@@ -20,6 +21,7 @@ const port = parentPort;
 if (port === null) throw new Error("writer-thread.ts runs only as a worker thread");
 const { path, fileIdentity: opened, data } = workerData as WriterData;
 const send = (message: FromWriter) => port.postMessage(message);
+const { decodeWrites, encodeResults } = threadSide(data);
 
 const codeOf = (error: unknown): string | undefined => {
   const code = (error as { code?: unknown }).code;
@@ -138,7 +140,8 @@ if (connection !== undefined) {
         send({ kind: "done", seq: message.seq, results: [] });
         return;
       }
-      send({ kind: "done", seq: message.seq, results: apply(message.writes) });
+      const results = apply(decodeWrites(message.writes));
+      send({ kind: "done", seq: message.seq, results: encodeResults(results) });
     } catch (error) {
       send({ kind: "failed", seq: message.seq, code: codeOf(error), message: String(error) });
     }
