@@ -7,6 +7,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 
 export interface BenchServer {
   url: string;
+  /** The server's process id (its main thread's too). */
+  pid: number;
   /** Peak resident set size in MiB: the largest process, and all processes together. */
   peakRss(): { maxMb: number; totalMb: number };
   /** CPU seconds (user + system) used so far by the server and its workers. */
@@ -38,6 +40,7 @@ export async function startServer(spec: ServerSpec): Promise<BenchServer> {
   await waitUntilAnswering(url, child, spec.logFile);
   return {
     url,
+    pid: child.pid ?? 0,
     peakRss: () => peakRss(child.pid ?? 0),
     cpuSeconds: () => cpuSeconds(child.pid ?? 0),
     async stop() {
@@ -86,15 +89,19 @@ function peakRss(pid: number): { maxMb: number; totalMb: number } {
   return { maxMb: Math.max(0, ...sizes), totalMb: sizes.reduce((a, b) => a + b, 0) };
 }
 
-/** utime + stime of a process tree, from /proc/PID/stat (clock ticks, 100 a second on Linux). */
+/** utime + stime of a process tree, from /proc/PID/stat. */
 function cpuSeconds(pid: number): number {
+  return processTree(pid).reduce((sum, id) => sum + statCpuSeconds(`/proc/${id}/stat`), 0);
+}
+
+/**
+ * utime + stime from a /proc stat file: a process's (/proc/PID/stat) or one of its threads'
+ * (/proc/PID/task/TID/stat); clock ticks, 100 a second on Linux.
+ */
+export function statCpuSeconds(statFile: string): number {
   const TICKS_PER_SECOND = 100;
-  let ticks = 0;
-  for (const id of processTree(pid)) {
-    const fields = readProc(`/proc/${id}/stat`).split(") ").at(-1)?.split(" ") ?? [];
-    ticks += Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
-  }
-  return ticks / TICKS_PER_SECOND;
+  const fields = readProc(statFile).split(") ").at(-1)?.split(" ") ?? [];
+  return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) / TICKS_PER_SECOND;
 }
 
 function processTree(pid: number): number[] {

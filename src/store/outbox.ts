@@ -16,8 +16,16 @@ export interface OutboxEvent {
   body: string;
 }
 
-/** The events of a write, given its result: a function made once from the declaration. */
-export type EventsOf = (write: Write, result: unknown) => OutboxEvent[];
+/**
+ * The events of a write, given its result: a function made once from the declaration. With
+ * `wanted`, only the events of the types it accepts (an engine that knows no endpoint subscribes
+ * to a type builds no body for it).
+ */
+export type EventsOf = (
+  write: Write,
+  result: unknown,
+  wanted?: (type: string) => boolean,
+) => OutboxEvent[];
 
 export function outbox(data: DataDeclaration): EventsOf {
   const byWrite = new Map<string, { event: EventDeclaration; key: string }[]>();
@@ -26,24 +34,37 @@ export function outbox(data: DataDeclaration): EventsOf {
     const at = `${event.on}:${event.table}`;
     byWrite.set(at, [...(byWrite.get(at) ?? []), { event, key }]);
   }
-  const recorded = (action: string, table: string, row: Row): OutboxEvent[] =>
-    (byWrite.get(`${action}:${table}`) ?? []).map(({ event, key }) => {
-      const subject = row[key];
-      return {
-        type: event.type,
-        subjectId: typeof subject === "bigint" ? subject : null,
-        body: eventBody(event, row),
-      };
-    });
-  return (write, result) => {
+  const recorded = (
+    action: string,
+    table: string,
+    row: Row,
+    wanted: ((type: string) => boolean) | undefined,
+  ): OutboxEvent[] =>
+    (byWrite.get(`${action}:${table}`) ?? [])
+      .filter(({ event }) => wanted?.(event.type) ?? true)
+      .map(({ event, key }) => {
+        const subject = row[key];
+        return {
+          type: event.type,
+          subjectId: typeof subject === "bigint" ? subject : null,
+          body: eventBody(event, row),
+        };
+      });
+  return (write, result, wanted) => {
     const { outcome, row } = result as { outcome: string; row?: Row };
     switch (write.name) {
       case "createRow":
-        return outcome === "created" ? recorded("create", write.args.table, write.args.row) : [];
+        return outcome === "created"
+          ? recorded("create", write.args.table, write.args.row, wanted)
+          : [];
       case "updateRow":
-        return outcome === "updated" && row ? recorded("update", write.args.table, row) : [];
+        return outcome === "updated" && row
+          ? recorded("update", write.args.table, row, wanted)
+          : [];
       case "deleteRow":
-        return outcome === "deleted" && row ? recorded("delete", write.args.table, row) : [];
+        return outcome === "deleted" && row
+          ? recorded("delete", write.args.table, row, wanted)
+          : [];
       default:
         return [];
     }

@@ -5,21 +5,23 @@
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { outbox } from "../outbox.ts";
-import { VIOLATED, type Violated, type Write } from "../writes.ts";
+import { ROW_WRITES, VIOLATED, type Violated, type Write } from "../writes.ts";
 import { configureWriterConnection } from "./connection.ts";
 import { fileIdentity } from "./file.ts";
 import {
   FILE_MOVED_CODE,
   type FromWriter,
   type ToWriter,
+  threadSide,
   type WriterData,
 } from "./writer-protocol.ts";
-import { recordSqliteEvents, sqliteWrites } from "./writes.ts";
+import { recordSqliteEvents, sqliteSubscriptions, sqliteWrites } from "./writes.ts";
 
 const port = parentPort;
 if (port === null) throw new Error("writer-thread.ts runs only as a worker thread");
 const { path, fileIdentity: opened, data } = workerData as WriterData;
 const send = (message: FromWriter) => port.postMessage(message);
+const { decodeWrites, encodeResults } = threadSide(data);
 
 const codeOf = (error: unknown): string | undefined => {
   const code = (error as { code?: unknown }).code;
@@ -65,19 +67,31 @@ function open(): Connection {
     const run = sqliteWrites(db, data) as unknown as Record<string, (args: unknown) => unknown>;
     const eventsOf = outbox(data);
     const record = recordSqliteEvents(db);
+    const subscriptions = sqliteSubscriptions(db);
     const applyOne = (submitted: Write): unknown => {
       const write = run[submitted.name];
       if (write === undefined) throw new Error(`no SQLite write named ${submitted.name}`);
+      if (!(submitted.name in ROW_WRITES)) {
+        try {
+          return write(submitted.args);
+        } finally {
+          subscriptions.forget();
+        }
+      }
       const result = write(submitted.args);
-      record(eventsOf(submitted, result));
+      record(eventsOf(submitted, result, subscriptions.wanted));
       return result;
     };
-    const transaction = db.transaction((writes: readonly Write[]) => writes.map(applyOne));
+    const transaction = db.transaction((writes: readonly Write[]) => {
+      subscriptions.forget();
+      return writes.map(applyOne);
+    });
     // A batch in which a write broke a rule of the schema, again: each write in a savepoint of
     // its own (a nested transaction), so that one alone is refused (writes.ts).
     const inSavepoint = db.transaction(applyOne);
-    const oneByOne = db.transaction((writes: readonly Write[]) =>
-      writes.map((submitted) => {
+    const oneByOne = db.transaction((writes: readonly Write[]) => {
+      subscriptions.forget();
+      return writes.map((submitted) => {
         try {
           return inSavepoint(submitted);
         } catch (error) {
@@ -87,8 +101,8 @@ function open(): Connection {
             message: String((error as Error).message),
           } satisfies Violated;
         }
-      }),
-    );
+      });
+    });
     const touch = db.prepare<[number]>(
       "INSERT INTO plantstore_probe (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at",
     );
@@ -138,7 +152,8 @@ if (connection !== undefined) {
         send({ kind: "done", seq: message.seq, results: [] });
         return;
       }
-      send({ kind: "done", seq: message.seq, results: apply(message.writes) });
+      const results = apply(decodeWrites(message.writes));
+      send({ kind: "done", seq: message.seq, results: encodeResults(results) });
     } catch (error) {
       send({ kind: "failed", seq: message.seq, code: codeOf(error), message: String(error) });
     }

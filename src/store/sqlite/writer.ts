@@ -5,7 +5,7 @@ import { Worker } from "node:worker_threads";
 import { StoreUnavailableError } from "../store.ts";
 import type { Write } from "../writes.ts";
 import { sqliteStoreError } from "./errors.ts";
-import type { FromWriter, ToWriter, WriterData } from "./writer-protocol.ts";
+import { type FromWriter, mainSide, type ToWriter, type WriterData } from "./writer-protocol.ts";
 
 export interface SqliteWriter {
   /** Applies the writes in order, in one transaction; one result per write. */
@@ -37,6 +37,7 @@ export function createSqliteWriter(data: WriterData): SqliteWriter {
   let running: Running | undefined;
   let closed = false;
   let seq = 0;
+  const { encodeWrites, decodeResults } = mainSide(data.data);
 
   const start = (): Running => {
     const pending = new Map<number, Pending>();
@@ -64,7 +65,7 @@ export function createSqliteWriter(data: WriterData): SqliteWriter {
       } else {
         const waiting = pending.get(message.seq);
         pending.delete(message.seq);
-        if (message.kind === "done") waiting?.resolve(message.results);
+        if (message.kind === "done") waiting?.resolve(decodeResults(message.results));
         else waiting?.reject(writeError(message.code, message.message));
       }
     });
@@ -91,7 +92,7 @@ export function createSqliteWriter(data: WriterData): SqliteWriter {
 
   return {
     write(writes) {
-      return ask((id) => ({ kind: "batch", seq: id, writes }));
+      return ask((id) => ({ kind: "batch", seq: id, writes: encodeWrites(writes) }));
     },
     async probe() {
       await ask((id) => ({ kind: "probe", seq: id }));

@@ -52,3 +52,36 @@ export function recordSqliteEvents(db: Database): (events: readonly OutboxEvent[
     }
   };
 }
+
+/**
+ * Whether any enabled endpoint subscribes to an event type, asked once a type within one
+ * transaction (which holds the file's write lock, so only its own writes change the answer): a
+ * create then builds no event body while nobody would be sent it. The answer is forgotten when a
+ * transaction starts and after any write other than a row's (which may subscribe, unsubscribe or
+ * disable an endpoint). recordSqliteEvents checks again as it inserts.
+ */
+export function sqliteSubscriptions(db: Database): {
+  wanted: (type: string) => boolean;
+  forget: () => void;
+} {
+  const select = db
+    .prepare<[string], number>(
+      `SELECT EXISTS (
+         SELECT 1 FROM webhook_subscriptions AS s
+         JOIN webhook_endpoints AS e ON e.id = s.endpoint_id
+         WHERE s.type = ? AND e.disabled_at IS NULL)`,
+    )
+    .pluck();
+  const known = new Map<string, boolean>();
+  return {
+    wanted(type) {
+      let answer = known.get(type);
+      if (answer === undefined) {
+        answer = select.get(type) === 1;
+        known.set(type, answer);
+      }
+      return answer;
+    },
+    forget: () => known.clear(),
+  };
+}
