@@ -33,6 +33,11 @@ export interface MixedLoadOptions {
   requestTimeoutMs: number;
   /** No client starts a request after this many milliseconds. */
   maxDurationMs: number;
+  /**
+   * Nor once this many creates have been answered 200: a test that needs that much traffic gets
+   * it however slow the machine is, with maxDurationMs as its deadline.
+   */
+  untilCreated?: number;
   /** A pause after each answer, so that clients answered at once (503s) do not spin. */
   pauseMs?: number;
 }
@@ -48,8 +53,10 @@ export interface MixedLoad {
 export function startMixedLoad(options: MixedLoadOptions): MixedLoad {
   const calls: Call[] = [];
   let stopped = false;
+  let created = 0;
   const endAt = Date.now() + options.maxDurationMs;
-  const going = () => !stopped && Date.now() < endAt;
+  const going = () =>
+    !stopped && Date.now() < endAt && created < (options.untilCreated ?? Number.POSITIVE_INFINITY);
 
   const send = async (server: string, step: Step, id: bigint, plant: Plant): Promise<Call> => {
     const call: Call = { step, id, plant, server, at: Date.now() };
@@ -80,8 +87,9 @@ export function startMixedLoad(options: MixedLoadOptions): MixedLoad {
       const id = uniqueId();
       const plant: Plant =
         id % 2n === 0n ? { name: `load ${id}`, tag: "even" } : { name: `load ${id}` };
-      const created = await send(server, "create", id, plant);
-      if (created.status === 200 && going()) {
+      const create = await send(server, "create", id, plant);
+      if (create.status === 200) created++;
+      if (create.status === 200 && going()) {
         await send(server, "get", id, plant);
         if (id % 3n === 0n && going()) {
           const deleted = await send(server, "delete", id, plant);
