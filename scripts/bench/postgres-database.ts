@@ -1,9 +1,9 @@
 // A PostgreSQL database of its own for a bench run, on TEST_DATABASE_URL's server: created
 // fresh, migrated, preloaded, and dropped afterwards (npm run bench and bench:paired).
 import postgres from "postgres";
+import { parsePostgresUrl } from "../../src/config/postgres-url.ts";
 import { migrateDatabase } from "../../src/store/open.ts";
 import { connectPostgres } from "../../src/store/postgres/store.ts";
-import { parsePostgresUrl } from "../../src/store/postgres/url.ts";
 import { preloadPostgres } from "./preload.ts";
 
 export interface BenchDatabase {
