@@ -5,7 +5,8 @@
 // a function in it ran at least EXTRA times more in the second: once per request, not a timer
 // that fired meanwhile. A third start is traced (request-order-probe.mjs): after the warm-up,
 // EXTRA requests pick the functions run once a request on the main thread, a breakpoint on each
-// records the order one more request runs them in, and each change of folder is counted. A call
+// records the order one more request runs them in, and each change of folder of src/ (its top
+// level: store/sqlite/ is store/) is counted. A call
 // into src/text/ (pure helpers that call nothing back) is not counted as a change; the figure
 // with it is shown beside.
 import { spawn } from "node:child_process";
@@ -144,9 +145,10 @@ function readCounts(dir: string): Counts {
   return counts;
 }
 
+// A folder of src/: store/sqlite/ is the store's, as the SQLite engine of its interface.
 const folderOf = (url: string): string => {
   const file = relative(join(ROOT, "src"), fileURLToPath(url));
-  const slash = file.lastIndexOf("/");
+  const slash = file.indexOf("/");
   return slash === -1 ? "src" : file.slice(0, slash);
 };
 const fileOf = (url: string): string => relative(ROOT, fileURLToPath(url));
