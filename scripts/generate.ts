@@ -10,13 +10,13 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
 import ts from "typescript";
 import { settingsMarkdown } from "../src/config/help.ts";
-import { isJsonMediaType } from "../src/http/media-types.ts";
 import { dereference } from "../src/openapi/backend.ts";
 import { DataDeclarationError, membersOf } from "../src/openapi/data.ts";
 import { DocumentRefused, HTTP_METHODS, parseYaml } from "../src/openapi/document.ts";
-import { EVERY_ITEM, int64Locations, type LocationStep } from "../src/openapi/int64-locations.ts";
 import { changelogPath, renderApiChangelog } from "../src/spec-diff/api-changelog.ts";
 import { DestructiveChangeError } from "../src/store/migrations/diff.ts";
+import { EVERY_ITEM, int64Locations, type LocationStep } from "../src/text/int64-locations.ts";
+import { isJsonMediaType } from "../src/text/media-type.ts";
 import { buildApi } from "./build-api.mjs";
 import { BY_HAND_NAME, migrationOutputs } from "./migration.ts";
 import { formatted, scaffold } from "./scaffold.ts";
@@ -346,7 +346,7 @@ function renderTables(document: Document): string {
 
 /**
  * `parametersWithDefaults`: per operation, the optional parameters whose schema has a default.
- * The server fills those in (src/openapi/parameters.ts), so a handler's type has them as always
+ * The server fills those in (src/http/parameters.ts), so a handler's type has them as always
  * present (src/openapi/operation-types.ts); openapi-typescript alone would leave them optional.
  */
 function renderDefaulted(document: Document): string {

@@ -1,9 +1,8 @@
 // The application factory: a Fastify instance that is not listening. The process entry point
 // (src/main.ts) owns configuration, listening and signals.
 //
-// Every request takes one path: the one onRequest hook (src/http/gate.ts: CORS refusals,
-// overload, draining, the head's own checks, routing, its connection's order, its route's
-// first step), then its operation's route (src/openapi/routes.ts); every failure on the way
+// Every request takes one path, in the order src/http/runner.ts writes: admit → route →
+// authenticate → limit → scopes → body → inputs → handler → answer; every failure on the way
 // leaves through src/http/errors.ts.
 import type { Server } from "node:http";
 import type { Duplex } from "node:stream";
@@ -11,28 +10,22 @@ import Fastify, { type FastifyHttpOptions, type FastifyInstance } from "fastify"
 import type { Document } from "openapi-backend";
 import { type AuthenticatorFactory, securitySchemes } from "./auth/authenticator.ts";
 import type { AuthFailure } from "./auth/outcome.ts";
-
 import { type Config, defaultOpsConfig, type OpsConfig } from "./config/config.ts";
 import { operationHandlers } from "./handlers/index.ts";
-import {
-  addAnswerHeaders,
-  addRequestMetrics,
-  createLogger,
-  type LogStream,
-  OneLinePerRequest,
-  requestIdFor,
-} from "./http/answer.ts";
-import { addBodyParsers } from "./http/body-parsers.ts";
+import { createAdmission } from "./http/admission.ts";
 import { type ConnectionGuard, guardConnections } from "./http/connections.ts";
 import { addCors } from "./http/cors.ts";
 import { Problem, parserErrorAnswer, problemAnswer, sendError } from "./http/errors.ts";
-import { addGate } from "./http/gate.ts";
+import { compileOperations } from "./http/operation-steps.ts";
+import { createRateLimits } from "./http/rate-limits.ts";
 import { writeRawResponse } from "./http/raw-response.ts";
+import { requestIdFor } from "./http/request-id.ts";
+import { createLogger, type LogStream, OneLinePerRequest } from "./http/request-log.ts";
+import { createRequestMetrics } from "./http/request-metrics.ts";
+import { routingRefusal } from "./http/routing.ts";
+import { runRequests } from "./http/runner.ts";
 import { type Api, createApi } from "./openapi/backend.ts";
 import { documentMethods, documentResponseHeaders } from "./openapi/document.ts";
-import { addOperationRoutes } from "./openapi/routes.ts";
-import { routingRefusal } from "./openapi/routing.ts";
-import { createRateLimits } from "./openapi/security.ts";
 import { createMetrics, type Metrics, type ShareMetrics } from "./ops/metrics.ts";
 import type { Store } from "./store/store.ts";
 import { writeCounters } from "./store/writes.ts";
@@ -88,23 +81,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const guard = guardServer(app, ops, metrics);
   connections = guard;
 
-  // ---- every request, in this order ----
-  addRequestMetrics(app, metrics);
   await addCors(app, ops.corsOrigins, {
     methods: documentMethods(api.document),
     responseHeaders: documentResponseHeaders(api.document),
   });
-  // With origins configured, @fastify/cors adds an onRequest hook of its own, before the gate.
-  const draining = await addGate(app, {
-    connections: guard,
-    corsOrigins: ops.corsOrigins,
-    maxEventLoopDelayMs: ops.maxEventLoopDelayMs,
-    unrouted: (request) => routingRefusal(api, request.method, request.url),
-  });
-  addAnswerHeaders(app, draining, guard);
-  // ---- then its operation's route ----
-  addBodyParsers(app, BODY_LIMIT_BYTES);
-  addOperationRoutes(app, {
+  // With origins configured, @fastify/cors adds an onRequest hook of its own, before the runner's.
+  const operations = compileOperations({
     api,
     handlers: operationHandlers(
       {
@@ -119,15 +101,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       },
       api.data,
     ),
-    security: {
-      schemes: securitySchemes(authenticator, ops.metricsToken),
-      rateLimits: createRateLimits(ops),
-      onAuthFailure: options.onAuthFailure,
-    },
-    bodyLimit: BODY_LIMIT_BYTES,
+    schemes: securitySchemes(authenticator, ops.metricsToken),
   });
-  app.setNotFoundHandler((request) => {
-    throw routingRefusal(api, request.method, request.url);
+  runRequests(app, {
+    api,
+    operations,
+    admission: await createAdmission(app, {
+      corsOrigins: ops.corsOrigins,
+      maxEventLoopDelayMs: ops.maxEventLoopDelayMs,
+    }),
+    connections: guard,
+    rateLimits: createRateLimits(ops),
+    onAuthFailure: options.onAuthFailure,
+    metrics: createRequestMetrics(app.server, metrics),
+    bodyLimit: BODY_LIMIT_BYTES,
   });
   answerOutsideRoutes(app, api);
   return app;
@@ -145,12 +132,12 @@ function fastifyOptions(
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     genReqId: requestIdFor,
-    // Fastify's own 503-while-closing body is not the contract's Error shape; see gate.ts.
+    // Fastify's own 503-while-closing body is not the contract's Error shape; see admission.ts.
     return503OnClosing: false,
     trustProxy: trustProxyOption(ops.trustProxy),
     keepAliveTimeout: ops.keepAliveTimeoutMs,
     http: {
-      // Node would answer a missing Host with a bare 400; the gate (gate.ts) answers it instead.
+      // Node would answer a missing Host with a bare 400; admission (admission.ts) answers it instead.
       requireHostHeader: false,
       // Slow or stalled requests are answered 408 (by clientErrorHandler), checked this often.
       headersTimeout: ops.headersTimeoutMs,
@@ -201,7 +188,7 @@ function deliverWebhooks(
 function guardServer(app: FastifyInstance, ops: OpsConfig, metrics: Metrics): ConnectionGuard {
   app.server.maxConnections = ops.maxConnections;
   // Every header line is collected, so that none can hide a repeated Authorization or
-  // Content-Type past Node's default of 2000 (the gate refuses over 200 of them).
+  // Content-Type past Node's default of 2000 (admission refuses over 200 of them).
   app.server.maxHeadersCount = 0;
   const guard = guardConnections(
     app.server,

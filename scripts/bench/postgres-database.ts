@@ -2,9 +2,9 @@
 // fresh, migrated, preloaded, and dropped afterwards (npm run bench and bench:paired).
 import postgres from "postgres";
 import type { PostgresDatabase } from "../../src/config/config.ts";
+import { parsePostgresUrl } from "../../src/config/postgres-url.ts";
 import { migrateDatabase } from "../../src/store/open.ts";
 import { connectPostgres } from "../../src/store/postgres/store.ts";
-import { parsePostgresUrl } from "../../src/store/postgres/url.ts";
 import { preloadPostgres } from "./preload.ts";
 
 export interface BenchDatabase {

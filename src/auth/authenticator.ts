@@ -1,16 +1,20 @@
 // Authentication, the step every request with credentials takes: the Authorization header
 // read (the Bearer scheme and exactly one token), and the token checked as its shape says:
 // "ps_…" is a managed token, three dot-separated parts are a JWT (when configured), anything
-// else is looked for in PLANTSTORE_TOKENS. Then (checkScopes, once the caller's rate limit is
-// counted) the scopes the operation needs, if the token carries any scope claim at all: a
-// token without one has full access. The document's security schemes map to these checks
-// (securitySchemes); src/openapi/security.ts runs them per operation.
+// else is looked for in PLANTSTORE_TOKENS. The document's security schemes map to these checks
+// (securitySchemes); src/http/authentication.ts picks them per operation, and the request
+// runner (src/http/runner.ts) runs them.
 import { JWT_SHAPE, type JwtConfig } from "../config/config.ts";
-import type { SchemeCheck } from "../openapi/security.ts";
 import type { TokenStore } from "../store/tokens.ts";
 import { TOKEN_PREFIX } from "./managed-token.ts";
-import { type AuthLog, type ManagedTokensOptions, openManagedTokens } from "./managed-tokens.ts";
-import { type AuthFailure, type AuthOutcome, failure, type Principal } from "./outcome.ts";
+import { type ManagedTokensOptions, openManagedTokens } from "./managed-tokens.ts";
+import {
+  type AuthFailure,
+  type AuthLog,
+  type AuthOutcome,
+  failure,
+  type SchemeCheck,
+} from "./outcome.ts";
 
 export interface Authenticator {
   /**
@@ -65,27 +69,11 @@ export async function createAuthenticator(options: AuthenticatorOptions): Promis
   };
 }
 
-/** The principal, or insufficient_scope when it carries scopes and lacks one of `required`. */
-export function checkScopes(principal: Principal, required: readonly string[]): AuthOutcome {
-  const { scopes } = principal;
-  const missing = scopes === undefined ? [] : required.filter((scope) => !scopes.includes(scope));
-  if (missing.length === 0) return { ok: true, principal };
-  return {
-    ...failure(
-      "insufficient_scope",
-      "insufficient_scope",
-      `the token lacks the scope ${missing.join(" ")} that this operation needs`,
-      principal.token,
-    ),
-    requiredScopes: required,
-  };
-}
-
 /**
  * The security schemes of the document and what checks each on this server: `bearerAuth` by
  * the authenticator (static, managed and JWT tokens), `metricsToken` by GET /metrics's own
  * token, or not at all when none is configured. A scheme the document adds needs an entry
- * here, or start-up stops (src/openapi/security.ts).
+ * here, or start-up stops (src/http/authentication.ts).
  */
 export function securitySchemes(
   authenticator: Pick<Authenticator, "identify">,

@@ -2,7 +2,7 @@
 // a miss, and looked up again on demand (revalidate) while in use. While the store fails,
 // cached entries keep their last known state, and a miss cannot be answered.
 import type { TokenRecord, TokenStore } from "../store/tokens.ts";
-import type { AuthLog } from "./managed-tokens.ts";
+import type { AuthLog } from "./outcome.ts";
 import { createTokenCache } from "./token-cache.ts";
 import { createTokenLookup } from "./token-lookup.ts";
 

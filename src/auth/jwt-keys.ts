@@ -14,7 +14,7 @@ import {
 } from "jose";
 import type { JwtKeySource } from "../config/config.ts";
 import { nameOf } from "../config/settings.ts";
-import type { AuthLog } from "./managed-tokens.ts";
+import type { AuthLog } from "./outcome.ts";
 
 export type VerificationKey = JWTVerifyGetKey | KeyObject | Uint8Array;
 

@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { errors, type JWTPayload, jwtVerify } from "jose";
 import type { JwtConfig } from "../config/config.ts";
 import { KeysUnavailableError, loadVerificationKey } from "./jwt-keys.ts";
-import type { AuthLog } from "./managed-tokens.ts";
+import type { AuthLog } from "./outcome.ts";
 import { type AuthOutcome, failure, type TokenIdentity } from "./outcome.ts";
 
 export type JwtVerifier = (token: string) => Promise<AuthOutcome>;

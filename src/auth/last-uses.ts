@@ -1,7 +1,7 @@
 // When each managed token was last used: noted in memory on every accepted request, and
 // written in one batch by flush() (every few seconds, and at close), never once per request.
 import type { TokenStore } from "../store/tokens.ts";
-import type { AuthLog } from "./managed-tokens.ts";
+import type { AuthLog } from "./outcome.ts";
 
 export interface LastUses {
   note(id: string, at: Date): void;

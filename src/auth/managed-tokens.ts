@@ -5,15 +5,12 @@
 // here reads the whole table, so a check costs the same with ten tokens or a million. Uses
 // are written in one batch every few seconds; old revoked and expired tokens are purged.
 import { timingSafeEqual } from "node:crypto";
-import type { FastifyBaseLogger } from "fastify";
 import type { TokenRecord, TokenStore } from "../store/tokens.ts";
 import { createCachedTokens } from "./cached-tokens.ts";
 import { createLastUses } from "./last-uses.ts";
 import { hashToken, hasValidChecksum } from "./managed-token.ts";
-import { type AuthOutcome, failure } from "./outcome.ts";
+import { type AuthLog, type AuthOutcome, failure } from "./outcome.ts";
 import { startTokenPurge } from "./token-purge.ts";
-
-export type AuthLog = Pick<FastifyBaseLogger, "info" | "warn">;
 
 export interface ManagedTokensOptions {
   log: AuthLog;

@@ -1,4 +1,5 @@
 // What authenticating one request comes to, for the HTTP answer and for the log.
+import type { FastifyBaseLogger } from "fastify";
 
 /** Who a token is, as far as it is known; never the token itself. */
 export type TokenIdentity =
@@ -51,3 +52,9 @@ export const failure = (
   token === undefined
     ? { ok: false, kind, reason, description }
     : { ok: false, kind, reason, description, token };
+
+/** Checks a request's Authorization header for one scheme; a promise only when it must wait. */
+export type SchemeCheck = (authorization: string | undefined) => AuthOutcome | Promise<AuthOutcome>;
+
+/** Where authentication writes what it notices (a refresh that failed, keys fetched). */
+export type AuthLog = Pick<FastifyBaseLogger, "info" | "warn">;

@@ -1,7 +1,7 @@
 // Deletes managed tokens revoked or expired longer ago than the retention period, once soon
 // after start and then on an interval, so the table does not grow with every token ever made.
 import type { TokenStore } from "../store/tokens.ts";
-import type { AuthLog } from "./managed-tokens.ts";
+import type { AuthLog } from "./outcome.ts";
 
 export interface TokenPurgeOptions {
   log: AuthLog;

@@ -14,7 +14,7 @@ import {
   type SettingValues,
 } from "./settings.ts";
 
-export { redactUrl } from "../store/postgres/url.ts";
+export { redactUrl } from "./postgres-url.ts";
 export { JWT_SHAPE, type LogLevel } from "./readers.ts";
 export { ConfigError, SETTINGS };
 

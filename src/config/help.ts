@@ -1,6 +1,6 @@
 // `npm start -- --help` and `--print-config`: every setting with its default and the value in
 // effect, secrets masked, so a deployment can be checked without reading code or starting it.
-import { redactUrl } from "../store/postgres/url.ts";
+import { redactUrl } from "./postgres-url.ts";
 import { SETTINGS, type Setting } from "./settings.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;

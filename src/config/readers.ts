@@ -2,8 +2,8 @@
 // messages name it without the name being written here: the table (settings.ts) names it.
 import { isIP } from "node:net";
 import { isAbsolute, resolve } from "node:path";
-import { type PostgresLocation, parsePostgresUrl } from "../store/postgres/url.ts";
 import { ConfigError } from "./error.ts";
+import { type PostgresLocation, parsePostgresUrl } from "./postgres-url.ts";
 
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 

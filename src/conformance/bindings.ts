@@ -1,7 +1,7 @@
 // What the server generated for the values a document's examples write (`x-generated: true`
 // in its schemas), learnt from the answers: examples.ts says how an example stands for them.
 import { Ajv, type ValidateFunction } from "ajv";
-import { DATE_TIME_FORMAT, URI_FORMAT } from "../openapi/validators.ts";
+import { DATE_TIME_FORMAT, URI_FORMAT } from "../text/formats.ts";
 import type { ExampleAnswer, Schema } from "./examples.ts";
 import { linearRegExp } from "./linear-regexp.ts";
 

@@ -6,7 +6,7 @@
 import { Ajv, type ValidateFunction } from "ajv";
 import type { Document as BackendDocument } from "openapi-backend";
 import { OpenAPIRouter } from "openapi-backend";
-import { DATE_TIME_FORMAT, URI_FORMAT } from "../openapi/validators.ts";
+import { DATE_TIME_FORMAT, URI_FORMAT } from "../text/formats.ts";
 import { linearRegExp } from "./linear-regexp.ts";
 
 export interface Exchange {

@@ -15,7 +15,7 @@
 // an answer's generated value matches the example's when it is valid for its schema, and the
 // example's value then stands for it: later requests that use it (a path parameter) send the
 // real one, and later answers must show the real one there (Bindings, in bindings.ts).
-import { isJsonMediaType } from "../http/media-types.ts";
+import { isJsonMediaType } from "../text/media-type.ts";
 import { asDocument, type DocumentedOperation, operationsOf } from "./operations.ts";
 
 /** A request that brings about the state an example needs; sent with the test token. */

@@ -9,7 +9,7 @@
 //   payload (the same schema), as `newPlant` is by createPlant.
 // - The endpoint registry is the collection whose create takes a `format: uri` member (where
 //   messages go) and answers a `secret` (Standard Webhooks' signing key).
-import { isJsonMediaType } from "../http/media-types.ts";
+import { isJsonMediaType } from "../text/media-type.ts";
 import { type Collection, collectionsOf } from "./int64.ts";
 import type {
   DocumentedOperation,

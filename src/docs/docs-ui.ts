@@ -4,8 +4,8 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { errorResponse } from "../http/responses.ts";
 import type { Answer, OperationHandler } from "../openapi/operation-types.ts";
+import { errorResponse } from "../openapi/responses.ts";
 
 const SWAGGER_UI_DIR = dirname(
   createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"),

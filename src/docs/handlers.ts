@@ -1,8 +1,8 @@
 // The documentation operations (tag `documentation`): the document as JSON and YAML, and the
 // interactive reference.
 import type { FastifyInstance } from "fastify";
-import { JSON_CONTENT_TYPE } from "../http/responses.ts";
 import type { Answer, OperationHandler } from "../openapi/operation-types.ts";
+import { JSON_CONTENT_TYPE } from "../openapi/responses.ts";
 import { docsHandlers } from "./docs-ui.ts";
 import {
   namesTag,

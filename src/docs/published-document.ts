@@ -7,8 +7,8 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import type { Document } from "yaml";
-import { asJsonText, type JsonText } from "../http/responses.ts";
 import { documentPath } from "../openapi/document.ts";
+import { asJsonText, type JsonText } from "../openapi/responses.ts";
 
 /** The document with `servers` naming one server, made once: as JSON, as YAML, and its tags. */
 export interface Published {

@@ -2,8 +2,8 @@
 // it names none) once its URL passes the address rules (checked again at every connection by
 // the sender).
 import { nameOf } from "../config/settings.ts";
-import { errorResponse } from "../http/responses.ts";
 import type { Answer, OperationHandler } from "../openapi/operation-types.ts";
+import { errorResponse } from "../openapi/responses.ts";
 import { EndpointLimitError } from "../store/webhooks.ts";
 import { checkEndpointUrl } from "../webhooks/endpoint-address.ts";
 import type { HandlerDeps } from "./deps.ts";

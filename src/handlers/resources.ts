@@ -5,14 +5,14 @@
 // answers as the document says; its messages name the table's noun and key ("no plant with id
 // 99"). An operation with a handler of its own in index.ts keeps it.
 import type { Operation } from "openapi-backend";
-import { errorResponse } from "../http/responses.ts";
 import type { ApiData, ResourceOperation } from "../openapi/data.ts";
 import type { OperationContext } from "../openapi/operation-types.ts";
-import { unknownReference } from "../openapi/references.ts";
+import { errorResponse } from "../openapi/responses.ts";
 import type { ResourceStore } from "../store/rows.ts";
 import type { Row, Table } from "../store/tables.ts";
 import type { HandlerDeps } from "./deps.ts";
 import { nextPageLink } from "./next-link.ts";
+import { unknownReference } from "./unknown-reference.ts";
 
 /** Most UTF-8 bytes of a page's text (its strings and JSON; documented in openapi/plants.yaml). */
 export const PAGE_TEXT_BYTES = 1024 * 1024;

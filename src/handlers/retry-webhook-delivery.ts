@@ -1,6 +1,7 @@
 // POST /webhook-endpoints/{id}/deliveries/{deliveryId}/retry: pending again, due now.
-import { errorResponse } from "../http/responses.ts";
+
 import type { Answer, OperationHandler } from "../openapi/operation-types.ts";
+import { errorResponse } from "../openapi/responses.ts";
 import type { HandlerDeps } from "./deps.ts";
 import { deliveryAnswer, noSuchEndpoint } from "./webhook-answers.ts";
 

@@ -1,7 +1,7 @@
 // POST /webhook-endpoints/{id}/rotate-secret: a new secret; the old one signs for a day more.
 
-import { errorResponse } from "../http/responses.ts";
 import type { Answer, OperationHandler } from "../openapi/operation-types.ts";
+import { errorResponse } from "../openapi/responses.ts";
 import { RotationLimitError } from "../store/webhooks.ts";
 import type { HandlerDeps } from "./deps.ts";
 import { noSuchEndpoint, SECRET_OVERLAP_MS } from "./webhook-answers.ts";

@@ -1,6 +1,6 @@
 // Webhook endpoints and deliveries as the document's schemas write them (times as RFC 3339),
 // and the shared parts of their handlers: paging links and the 404 of an unknown endpoint.
-import { errorResponse } from "../http/responses.ts";
+import { errorResponse } from "../openapi/responses.ts";
 import type { WebhookDelivery, WebhookEndpoint } from "../store/webhooks.ts";
 
 /** How long a rotated-out secret keeps signing (documented in openapi/plants.yaml). */

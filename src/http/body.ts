@@ -4,11 +4,14 @@
 // problem is returned, not thrown, and answered as a 400/415 once the route knows the operation.
 
 import { isLosslessNumber, parse as parseLossless } from "lossless-json";
-import { type Int64Location, numbersAt, replacedAt } from "../openapi/int64-locations.ts";
-import { integerFromLiteral, type JsonStep, literalAt, validationStandIn } from "./int64.ts";
-import { type AcceptedMedia, JSON_ONLY, matchContentType } from "./media-types.ts";
-
-export type BodyProblem = { status: 400 | 413 | 415; message: string };
+import { integerFromLiteral, type JsonStep, literalAt, validationStandIn } from "../text/int64.ts";
+import { type Int64Location, numbersAt, replacedAt } from "../text/int64-locations.ts";
+import {
+  type AcceptedMedia,
+  type BodyProblem,
+  JSON_ONLY,
+  matchContentType,
+} from "./media-types.ts";
 
 /** The body as the parser leaves it on the request. */
 export type ParsedBody =
@@ -58,6 +61,27 @@ export const missingBody = (shape: BodyShape): BodyProblem => ({
       ? "a request body is required"
       : `a request body is required: ${shape.described}`,
 });
+
+/** Whether the request announces a body: a non-zero Content-Length, or any Transfer-Encoding. */
+export const announcesBody = (headers: Record<string, string | string[] | undefined>): boolean =>
+  headers["transfer-encoding"] !== undefined ||
+  (headers["content-length"] !== undefined && headers["content-length"] !== "0");
+
+/**
+ * Before a body is read: none sent where one is required is a 400 whatever its Content-Type
+ * says, and a declared length over the limit a 413.
+ */
+export function bodyRefusal(
+  shape: BodyShape,
+  headers: Record<string, string | string[] | undefined>,
+  bodyLimit: number,
+): BodyProblem | undefined {
+  if (shape.required && !announcesBody(headers)) return missingBody(shape);
+  if (Number(headers["content-length"]) > bodyLimit) {
+    return { status: 413, message: `the request body is larger than ${bodyLimit} bytes` };
+  }
+  return undefined;
+}
 
 /** The bytes as JSON, or why they are not: for the content-type parser, any content type. */
 export function parseBody(

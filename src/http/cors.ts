@@ -1,6 +1,6 @@
 // CORS (@fastify/cors) for the origins in PLANTSTORE_CORS_ORIGINS; none by default. A preflight
 // from an allowed origin is answered 204 with the Access-Control-Allow-* headers; one from any
-// other origin gets a 403 from the gate (gate.ts), with no CORS headers. Other requests go on:
+// other origin gets a 403 from admission (admission.ts), with no CORS headers. Other requests go on:
 // an OPTIONS that is not a preflight still gets the document's 404 or 405. With no origin
 // configured the plugin is not registered: no answer varies by Origin then, and the plugin
 // builds its options on every request (BENCHMARKS.md, "CORS").

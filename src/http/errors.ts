@@ -3,9 +3,9 @@
 // contract's Error body { error, message } with the status as `error`. A 5xx says nothing
 // internal; its log line carries the request id and the cause.
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import { type ApiResponse, type ErrorAnswer, errorResponse } from "../openapi/responses.ts";
 import { ConstraintViolationError, StoreUnavailableError } from "../store/store.ts";
 import { JSON_ONLY, matchContentType } from "./media-types.ts";
-import { type ApiResponse, type ErrorAnswer, errorResponse } from "./responses.ts";
 
 /** A refusal: thrown (or passed to `done`) by any step, answered as it says. */
 export class Problem extends Error {

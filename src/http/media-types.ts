@@ -3,7 +3,9 @@
 // application/merge-patch+json), all read as JSON. A header is read by fast-content-type-parse
 // (RFC 9110, one linear scan), after a cap on its length.
 import { safeParse } from "fast-content-type-parse";
-import type { BodyProblem } from "./body.ts";
+
+/** Why a body is refused, as the body step answers it. */
+export type BodyProblem = { status: 400 | 413 | 415; message: string };
 
 export interface AcceptedMedia {
   /** The declared types, lower case, without parameters, in the document's order. */
@@ -27,19 +29,6 @@ export function acceptedMedia(types: readonly string[]): AcceptedMedia {
 
 /** What an operation that says nothing else accepts. */
 export const JSON_ONLY = acceptedMedia(["application/json"]);
-
-/** A media type (`type/subtype`, any parameters dropped) as compared: lower case, trimmed. */
-export const essence = (mediaType: string): string =>
-  (mediaType.split(";")[0] ?? "").trim().toLowerCase();
-
-/** Whether a media type's bodies are JSON: application/json, or a +json suffix (RFC 6839). */
-export function isJsonMediaType(type: string): boolean {
-  const slash = type.indexOf("/");
-  return (
-    type === "application/json" ||
-    (slash > 0 && !type.includes("*") && type.endsWith("+json") && type.length > slash + 6)
-  );
-}
 
 // Longer than any sensible media type; refused before it is even split.
 const MAX_CONTENT_TYPE_LENGTH = 256;

@@ -4,8 +4,8 @@
 // before the bad bytes has been answered.
 import { type ServerResponse, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
-import { SECURITY_HEADERS } from "./answer.ts";
-import type { ApiResponse } from "./responses.ts";
+import type { ApiResponse } from "../openapi/responses.ts";
+import { SECURITY_HEADERS } from "./answer-headers.ts";
 
 export function writeRawResponse(socket: Duplex, response: ApiResponse): void {
   if (!socket.writable) {

@@ -2,7 +2,7 @@
 // a JWT's keys could not be fetched or a managed token could not be looked up. The
 // description never holds the token.
 import type { AuthFailure } from "../auth/outcome.ts";
-import { type ErrorAnswer, errorResponse } from "../http/responses.ts";
+import { type ErrorAnswer, errorResponse } from "./responses.ts";
 
 const REALM = 'realm="plantstore"';
 // Long enough for a JWKS URL or the database to answer again; the same as for a store failure.

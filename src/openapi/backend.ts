@@ -1,5 +1,5 @@
 // openapi-backend, for what it knows of the document: it dereferences openapi/plants.yaml, lists
-// the operations the Fastify routes are built from (src/openapi/routes.ts), decides 404 against
+// the operations the Fastify routes are built from (src/http/operation-steps.ts), decides 404 against
 // 405 for a request no route took, and gives each operation's request validators (per body
 // media type). For openapi/plants.yaml all of it was done by the build (compiled-api.ts); a
 // document given here (the unit tests' own) is checked against the OpenAPI schema of its

@@ -3,7 +3,7 @@
 // schema. A type the server cannot read as JSON stops start-up, so a body the document promises
 // is never refused or read wrongly at run time.
 import type { Operation } from "openapi-backend";
-import { essence, isJsonMediaType } from "../http/media-types.ts";
+import { essence, isJsonMediaType } from "../text/media-type.ts";
 
 export interface BodyMedia {
   /** The media type, lower case, without parameters. */

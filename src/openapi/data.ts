@@ -14,7 +14,7 @@ import {
   type Table,
   type WriteAction,
 } from "../store/tables.ts";
-import { EVERY_ITEM, int64Locations } from "./int64-locations.ts";
+import { EVERY_ITEM, int64Locations } from "../text/int64-locations.ts";
 
 export type ResourceAction = "create" | "get" | "list" | "update" | "delete";
 

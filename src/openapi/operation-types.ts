@@ -7,7 +7,7 @@ import type {
   resourceOperations,
   servedOperations,
 } from "../../generated/plants.ts";
-import type { OperationRequestBody, OperationResponse } from "../http/responses.ts";
+import type { OperationRequestBody, OperationResponse } from "./responses.ts";
 
 /** An operation the server answers (a webhook's operation is one it sends). */
 export type OperationId = servedOperations & keyof operations;

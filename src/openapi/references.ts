@@ -2,7 +2,6 @@
 // on the member's schema (e.g. `parentId: {type: integer, format: int64, x-references: parents}`).
 // A request naming a row that is not stored is answered REFERENCE_STATUS with one sentence,
 // found here from the operation as the document describes it, so no handler words its own.
-import { Problem } from "../http/errors.ts";
 
 /** The answer to a request whose member names no stored row: its body is valid, its meaning not. */
 export const REFERENCE_STATUS = 422;
@@ -70,27 +69,6 @@ export function requestReferences(operation: unknown, root?: unknown): Reference
   const content = (operation as OperationShape).requestBody?.content ?? {};
   const all = Object.values(content).flatMap((media) => referencesIn(media.schema, root));
   return [...new Map(all.map((reference) => [reference.location.join("."), reference])).values()];
-}
-
-/**
- * The refusal of a request whose body member at `location` names no stored row, worded from
- * the document: "`parentId` names no stored parents row (9)". Throws when the document does not
- * mark that member, so a handler cannot answer for a reference the document does not state.
- */
-export function unknownReference(
-  operation: unknown,
-  location: readonly string[],
-  value: string | number | bigint,
-): Problem {
-  const member = location.join(".");
-  const reference = requestReferences(operation).find(
-    (candidate) => candidate.location.join(".") === member,
-  );
-  if (reference === undefined) {
-    const id = (operation as OperationShape).operationId ?? "the operation";
-    throw new Error(`${id}: the body member ${member} has no x-references in the document`);
-  }
-  return new Problem(REFERENCE_STATUS, referenceMessage(reference, value));
 }
 
 /** The sentence of a refused reference; tests match answers against it. */

@@ -11,6 +11,7 @@ import {
   type Operation,
   ValidationContext,
 } from "openapi-backend";
+import { DATE_TIME_FORMAT, INT64_FORMAT, URI_FORMAT } from "../text/formats.ts";
 import { bodyMedia } from "./body-media.ts";
 
 /** An operation's validators: for each JSON media type of its body, and for no body. */
@@ -19,22 +20,6 @@ export interface OperationValidators {
   byType: Readonly<Record<string, readonly ValidateFunction[]>>;
 }
 
-/** RFC 3339, as the answers write times (toISOString); linear, with no nested repeats. */
-export const DATE_TIME_FORMAT = {
-  type: "string",
-  validate: (text: string) =>
-    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/i.test(text) &&
-    !Number.isNaN(Date.parse(text)),
-} as const;
-
-/** An absolute URI (RFC 3986), as the WHATWG URL parser the server uses reads it; no spaces. */
-export const URI_FORMAT = {
-  type: "string",
-  validate: (text: string) => !/[\s\p{Cc}]/u.test(text) && URL.canParse(text),
-} as const;
-
-const isInt64Double = (n: number): boolean => Number.isInteger(n) && n >= -(2 ** 63) && n < 2 ** 63;
-
 /** How openapi-backend compiles request validators: no coercion, every error, with its data. */
 export const VALIDATOR_OPTIONS = {
   coerceTypes: false,
@@ -42,10 +27,7 @@ export const VALIDATOR_OPTIONS = {
   // values; openapi-backend's own check works in doubles.
   customizeAjv: ((ajv) =>
     ajv
-      .addFormat("int64", {
-        type: "number",
-        validate: (n: number) => isInt64Double(n),
-      })
+      .addFormat("int64", INT64_FORMAT)
       .addFormat("date-time", DATE_TIME_FORMAT)
       .addFormat("uri", URI_FORMAT)) satisfies AjvCustomizer,
   ajvOpts: { allErrors: true, verbose: true, coerceTypes: false, useDefaults: false },

@@ -1,5 +1,5 @@
 // GET /healthz and GET /readyz. Readiness asks the store; shutting down and overload answer
-// 503 before these handlers run (src/http/gate.ts), and a store
+// 503 before these handlers run (src/http/admission.ts), and a store
 // that does not answer throws StoreUnavailableError, which app.ts answers 503 like any other.
 import type { Answer, OperationHandler } from "../openapi/operation-types.ts";
 import type { Store } from "../store/store.ts";

@@ -10,7 +10,7 @@ import createFetchClient from "openapi-fetch";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { issueToken } from "../../src/auth/issue-token.ts";
 import { createClient, PlantStoreError } from "../../src/client/index.ts";
-import { INT64_MAX, INT64_MIN } from "../../src/http/int64.ts";
+import { INT64_MAX, INT64_MIN } from "../../src/text/int64.ts";
 import { TOKEN, uniqueId } from "../helpers/app.ts";
 import { documentedOperations } from "../helpers/document.ts";
 import { useRunningServer } from "../helpers/running-server.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { INT64_MAX, INT64_MIN } from "../../src/http/int64.ts";
+import { INT64_MAX, INT64_MIN } from "../../src/text/int64.ts";
 import {
   createTestApp,
   expectError,

@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { issueToken } from "../../src/auth/issue-token.ts";
-import { INT64_MAX, INT64_MIN } from "../../src/http/int64.ts";
+import { INT64_MAX, INT64_MIN } from "../../src/text/int64.ts";
 import {
   AUTH,
   createTestApp,

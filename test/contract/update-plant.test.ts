@@ -5,7 +5,7 @@
 
 import { describe, expect, it } from "vitest";
 import { issueToken } from "../../src/auth/issue-token.ts";
-import { INT64_MAX, INT64_MIN } from "../../src/http/int64.ts";
+import { INT64_MAX, INT64_MIN } from "../../src/text/int64.ts";
 import { AUTH, expectError, plantJson, postPlant, uniqueId, useTestApp } from "../helpers/app.ts";
 import { storeEngines } from "../helpers/stores.ts";
 

@@ -38,7 +38,7 @@ export interface ServerProcess {
   /**
    * The stdout lines once `done` holds for them, or as they are after `timeoutMs` (for the
    * test's own assertion to say what is missing): the server writes its log lines within
-   * 250 ms, not at once (src/ops/log-destination.ts).
+   * 250 ms, not at once (src/http/request-log.ts).
    */
   waitForStdout(done: (lines: string[]) => boolean, timeoutMs?: number): Promise<string[]>;
   /** Resolves when the process has exited, however that happened. */

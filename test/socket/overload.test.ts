@@ -57,7 +57,7 @@ describe("overload", () => {
     // The lag is how late, on average, a 10 ms timer fires, sampled each second. On a fast
     // machine twelve creators at times kept it under 1 ms for all 20 s; with 48 requests in
     // flight more bodies are parsed between two ticks, and a 503 came at the first sample after
-    // start-up settled (src/http/gate.ts)
+    // start-up settled (src/http/admission.ts)
     // in every run, idle or loaded.
     await Promise.all([...Array.from({ length: 48 }, creator), prober()]);
 

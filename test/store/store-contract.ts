@@ -2,8 +2,8 @@
 // Each engine's test file calls this once.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { INT64_MAX, INT64_MIN } from "../../src/http/int64.ts";
 import { StoreUnavailableError } from "../../src/store/store.ts";
+import { INT64_MAX, INT64_MIN } from "../../src/text/int64.ts";
 import { uniqueId } from "../helpers/app.ts";
 import type { StoreEngine, TestStore } from "../helpers/stores.ts";
 

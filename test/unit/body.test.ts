@@ -2,7 +2,7 @@
 // exact reading of the literal, for every kind of number literal a client may send.
 import { describe, expect, it } from "vitest";
 import { mayNeedExactReading } from "../../src/http/body.ts";
-import { integerFromLiteral } from "../../src/http/int64.ts";
+import { integerFromLiteral } from "../../src/text/int64.ts";
 import { interpretBody } from "../helpers/body.ts";
 
 const JSON_HEADERS = { "content-type": "application/json" } as const;

@@ -5,7 +5,7 @@ import {
   INT64_MIN,
   integerFromLiteral,
   literalAt,
-} from "../../src/http/int64.ts";
+} from "../../src/text/int64.ts";
 
 describe("integerFromLiteral", () => {
   it.each([

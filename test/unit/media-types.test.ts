@@ -6,10 +6,11 @@
 import type { Document, Operation } from "openapi-backend";
 import { describe, expect, it } from "vitest";
 import { parseBody } from "../../src/http/body.ts";
-import { acceptedMedia, isJsonMediaType, matchContentType } from "../../src/http/media-types.ts";
+import { inputReader } from "../../src/http/inputs.ts";
+import { acceptedMedia, matchContentType } from "../../src/http/media-types.ts";
 import { createApi } from "../../src/openapi/backend.ts";
 import { bodyMedia } from "../../src/openapi/body-media.ts";
-import { inputReader } from "../../src/openapi/inputs.ts";
+import { isJsonMediaType } from "../../src/text/media-type.ts";
 
 const MERGE_PATCH = "application/merge-patch+json";
 const ID = { type: "integer", format: "int64" };

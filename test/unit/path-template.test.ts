@@ -1,7 +1,7 @@
 // The document's paths are matched as written: literal segments byte for byte, a variable as
 // one or more characters of one segment.
 import { describe, expect, it } from "vitest";
-import { literalPartsOf } from "../../src/openapi/routes.ts";
+import { literalPartsOf } from "../../src/text/path-template.ts";
 
 describe("literal parts of a path template", () => {
   it.each([

@@ -2,13 +2,9 @@
 // the one sentence a request naming no stored row is refused with, and how the fuzz suite takes
 // that refusal as an expected answer.
 import { describe, expect, it } from "vitest";
+import { unknownReference } from "../../src/handlers/unknown-reference.ts";
 import { Problem } from "../../src/http/errors.ts";
-import {
-  REFERENCE_STATUS,
-  referencesIn,
-  requestReferences,
-  unknownReference,
-} from "../../src/openapi/references.ts";
+import { REFERENCE_STATUS, referencesIn, requestReferences } from "../../src/openapi/references.ts";
 import { type FuzzRequest, unexpectedAnswer } from "../helpers/schema-fuzz.ts";
 
 const document = {

@@ -1,13 +1,13 @@
 // Every JSON Schema keyword a document may use, each failure said in one sentence: a table of
 // schema, request and the sentence the client gets (validation-messages.yaml). Validators are compiled as the server
 // compiles them (openapi-backend's, with src/openapi/backend.ts's options, for an operation
-// built from the row) and the request is read as the server reads it (src/openapi/inputs.ts).
+// built from the row) and the request is read as the server reads it (src/http/inputs.ts).
 import { readFileSync } from "node:fs";
 import { type Document, OpenAPIValidator, type Operation } from "openapi-backend";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { parseBody } from "../../src/http/body.ts";
-import { inputReader } from "../../src/openapi/inputs.ts";
+import { inputReader } from "../../src/http/inputs.ts";
 import { VALIDATOR_OPTIONS } from "../../src/openapi/validators.ts";
 
 const validator = new OpenAPIValidator({

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createWindowCounter } from "../../src/openapi/security.ts";
+import { createWindowCounter } from "../../src/http/window-counter.ts";
 
 describe("fixed-window counts", () => {
   afterEach(() => vi.useRealTimers());

@@ -5,7 +5,7 @@ import { connect as connectTcp, type Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import postgres, { type Options, type PostgresType, type Sql } from "postgres";
 import type { PostgresDatabase } from "../../config/config.ts";
-import type { PostgresAddress } from "./url.ts";
+import type { PostgresAddress } from "../../config/postgres-url.ts";
 
 /** The client with int8 mapped to BigInt, which is what lets a bigint be a parameter. */
 export type PostgresClient = Sql<{ bigint: bigint }>;

@@ -2,7 +2,7 @@
 // (`postgres://USER@HOST1:PORT1,HOST2:PORT2/DATABASE`, what pg_auto_failover and other
 // failover managers hand out), tried in turn for a writable one. No driver here: the settings
 // check a URL without loading postgres.js.
-import { ConfigError } from "../../config/error.ts";
+import { ConfigError } from "./error.ts";
 
 export interface PostgresAddress {
   host: string;

@@ -1,7 +1,7 @@
 // A malformed percent-encoding in the query is refused naming the parameter, as the router
 // refuses one in the path; read in one pass, so a hostile query costs linear time.
 import { describe, expect, it } from "vitest";
-import { queryEncodingProblem } from "../../src/http/gate.ts";
+import { queryEncodingProblem } from "../../src/text/request-target.ts";
 
 describe("percent-encoding in the query", () => {
   it.each([

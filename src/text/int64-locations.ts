@@ -1,7 +1,7 @@
 // Where a schema puts an int64 (`type: integer, format: int64`), whatever the field is called
 // and however deep: found once per operation from the document, so that every such value in a
 // request body is read exactly (src/http/body.ts) without any code naming it.
-import type { JsonStep } from "../http/int64.ts";
+import type { JsonStep } from "./int64.ts";
 
 /** Any element of an array. */
 export const EVERY_ITEM = Symbol("every item");

@@ -1,8 +1,9 @@
 // A request no operation's route took: 404, or 405 with Allow when the path has operations for
 // other methods — as openapi-backend routes the path, so the answer follows the document.
-import { Problem } from "../http/errors.ts";
-import { targetPath } from "../http/gate.ts";
-import type { Api } from "./backend.ts";
+
+import type { Api } from "../openapi/backend.ts";
+import { targetPath } from "../text/request-target.ts";
+import { Problem } from "./errors.ts";
 
 export function routingRefusal(api: Api, method: string, target: string): Problem {
   const path = targetPath(target);

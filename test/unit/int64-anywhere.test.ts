@@ -1,10 +1,10 @@
-// The general pipeline on a document of its own, not this API's: int64s wherever a schema puts
+// Exact int64s on a document of its own, not this API's: wherever a schema puts
 // them (nested, in arrays, as free-form members, in headers and array query parameters, as
 // defaults) are read exactly, whatever they are called, on the server and in the client.
 import { describe, expect, it } from "vitest";
 import { fromJson } from "../../src/client/exact-json.ts";
-import { EVERY_ITEM, int64Locations } from "../../src/openapi/int64-locations.ts";
-import { parameterReader } from "../../src/openapi/parameters.ts";
+import { parameterReader } from "../../src/http/parameters.ts";
+import { EVERY_ITEM, int64Locations } from "../../src/text/int64-locations.ts";
 import { interpretBody } from "../helpers/body.ts";
 
 const INT64 = { type: "integer", format: "int64" };

@@ -5,8 +5,8 @@
 // read is the value validated and the value the handler gets. Built once per operation from the
 // document, so every operation's parameters get the same rules whatever they are called.
 
-import { queryEncodingProblem } from "../http/gate.ts";
-import { canonicalInteger, INT64_MAX, INT64_MIN } from "../http/int64.ts";
+import { canonicalInteger, INT64_MAX, INT64_MIN } from "../text/int64.ts";
+import { queryEncodingProblem } from "../text/request-target.ts";
 
 export type ParameterIn = "path" | "query" | "header";
 

@@ -9,19 +9,19 @@
 // parameter, and JSON-parses a body that is a JSON string a second time).
 import type { ErrorObject } from "ajv";
 import type { Operation } from "openapi-backend";
-import { type BodyProblem, type BodyShape, exactBody, type ParsedBody } from "../http/body.ts";
-import { validationStandIn } from "../http/int64.ts";
-import { acceptedMedia } from "../http/media-types.ts";
-import { describeValidationErrors } from "../http/validation-message.ts";
-import { bodyMedia } from "./body-media.ts";
-import { int64Locations } from "./int64-locations.ts";
+import { bodyMedia } from "../openapi/body-media.ts";
+import type { OperationValidators } from "../openapi/validators.ts";
+import { validationStandIn } from "../text/int64.ts";
+import { int64Locations } from "../text/int64-locations.ts";
+import { describeValidationErrors } from "../text/validation-message.ts";
+import { type BodyShape, exactBody, type ParsedBody } from "./body.ts";
+import { acceptedMedia, type BodyProblem } from "./media-types.ts";
 import {
   type ParameterObject,
   type ParameterValues,
   parameterReader,
   type RawParameters,
 } from "./parameters.ts";
-import type { OperationValidators } from "./validators.ts";
 
 /** What a handler gets; typed per operation in src/openapi/operation-types.ts. */
 export interface Inputs extends ParameterValues {
