@@ -13,7 +13,7 @@ export default defineConfig({
   test: {
     ...shared,
     name: "mutation",
-    globalSetup: ["test/global-setup.ts"],
+    globalSetup: ["test/mutation/global-setup.ts"],
     include: ["test/{unit,store,auth,spec-diff,contract,webhooks,conformance}/**/*.test.ts"],
     exclude: [
       "**/node_modules/**",

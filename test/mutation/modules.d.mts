@@ -1,4 +1,9 @@
-/** Module name → the globs of the files Stryker mutates in it and of the suites that test it. */
-export const MODULES: Readonly<
-  Record<string, { mutate: readonly string[]; tests: readonly string[] }>
->;
+export interface Part {
+  /** Globs of the files Stryker mutates. */
+  mutate: readonly string[];
+  /** Globs of the suites that test them. */
+  tests: readonly string[];
+}
+
+/** Module → part → its files and suites. */
+export const MODULES: Readonly<Record<string, Readonly<Record<string, Part>>>>;
