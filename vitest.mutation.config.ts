@@ -14,6 +14,10 @@ export default defineConfig({
     ...shared,
     name: "mutation",
     globalSetup: ["test/mutation/global-setup.ts"],
+    // Modules stay loaded from one mutant's rerun to the next (Stryker switches mutants at run
+    // time): without this each rerun imports and transforms the module graph again, most of a
+    // mutant's time. A suite that needs a fresh module fails the unmutated run, which stops Stryker.
+    isolate: false,
     include: ["test/{unit,store,auth,spec-diff,contract,webhooks,conformance}/**/*.test.ts"],
     exclude: [
       "**/node_modules/**",
