@@ -5,9 +5,10 @@
 // is a part of `main` for the editing loop: the document's own checks and the contract suites.
 import { defineConfig } from "vitest/config";
 
-// What every set shares. Not `extends: true`: a project extending the root would run the root's
-// global setup (the build) a second time.
-const shared = {
+// What every set shares (and the mutation run's configuration, vitest.mutation.config.ts). Not
+// `extends: true`: a project extending the root would run the root's global setup (the build) a
+// second time.
+export const shared = {
   pool: "forks",
   // Deadlines for what a test waits on are its own (waitUntil and the helpers'); these only
   // catch a test that hangs, on a machine as busy as it gets.

@@ -230,4 +230,55 @@ describe("Slots", () => {
     // well: 2 × 16 less 1 queued and 2 running; slow: 1 less its 2 queued and 1 running.
     expect(slots.wantedByEndpoint(16)).toEqual({ well: 29, slow: 0 });
   });
+
+  it("when deliveries were claimed before a time, then dropClaimedBefore gives back exactly those, of every endpoint, and the rest stay queued in order", () => {
+    const slots = new Slots(4, 2);
+    const at = (items: Queued[], claimedAt: number) =>
+      items.map((item) => ({ ...item, claimedAt }));
+    const early = [...at(claimed("a", 2), 0), ...at(claimed("b", 1), 5)];
+    const onTime = [...at(claimed("a", 1), 10), ...at(claimed("b", 1), 20)];
+    slots.enqueue([early[0], early[1], onTime[0], early[2], onTime[1]] as Queued[]);
+
+    expect(idsOf(slots.dropClaimedBefore(10)).sort()).toEqual(idsOf(early).sort());
+    expect(slots.queued()).toBe(2);
+    expect(idsOf(slots.take()).sort()).toEqual(idsOf(onTime).sort());
+  });
+
+  it("when an endpoint has nothing queued or running and answered in time, then it is forgotten, while a slow one is kept", () => {
+    const slots = new Slots(4, 2);
+    slots.enqueue([...claimed("well", 1), ...claimed("slow", 1)]);
+    slots.take();
+    slots.finished("well", false);
+    slots.finished("slow", true);
+
+    expect(Object.keys(slots.wantedByEndpoint(1))).toEqual(["slow"]);
+  });
+
+  it("when slow endpoints wait, then as many of them run at once as half the slots, no fewer", () => {
+    const slots = new Slots(4, 1);
+    slots.enqueue([...claimed("s1", 2), ...claimed("s2", 2), ...claimed("s3", 2)]);
+    slots.take();
+    for (const id of ["s1", "s2", "s3"]) slots.finished(id, true);
+
+    expect(endpointsOf(slots.take()).sort()).toEqual(["s1", "s2"]);
+  });
+
+  it("when an attempt is cancelled, then it no longer counts against the slow endpoints' half, whichever endpoint it was", () => {
+    // Two slots: the slow ones may hold one.
+    const slots = new Slots(2, 1);
+    // A cancelled delivery is not queued again: one for each take below.
+    slots.enqueue(claimed("slow", 5));
+    slots.take();
+    slots.finished("slow", true);
+    expect(endpointsOf(slots.take())).toEqual(["slow"]);
+    slots.cancelled("slow");
+    expect(endpointsOf(slots.take())).toEqual(["slow"]);
+    slots.cancelled("slow");
+
+    slots.enqueue(claimed("well", 1));
+    expect(endpointsOf(slots.take()).sort()).toEqual(["slow", "well"]);
+    slots.cancelled("well");
+    slots.cancelled("slow");
+    expect(endpointsOf(slots.take())).toEqual(["slow"]);
+  });
 });
