@@ -9,7 +9,14 @@ import { cpus, release, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { summarise, type ThreadSummary } from "./cpu-profile.ts";
-import { drive, type LoadResult } from "./load.ts";
+import {
+  addCreated,
+  drive,
+  type LoadResult,
+  type Operation,
+  pickStored,
+  type Stored,
+} from "./load.ts";
 import { statCpuSeconds } from "./server.ts";
 import { commitOf, cores, pinSelf, serviceCommand, TOKEN, wholeNumber } from "./service.ts";
 import { startServiceOnStore } from "./service-store.ts";
@@ -21,6 +28,9 @@ const USAGE = `usage: npm run bench:profile -- [options]
   --engine NAME     sqlite or postgres (sqlite). postgres needs TEST_DATABASE_URL or
                     DATABASE_URL: a PostgreSQL server the run makes a fresh database on (and
                     drops afterwards)
+  --operation OP    create, get or list (create); get and list read the plants the warm-up
+                    created
+  --service DIR     profile the service in another checkout (this one)
   --top N           functions listed per thread (25)
   --keep DIR        keep the .cpuprofile files in DIR (for Chrome DevTools or speedscope)`;
 
@@ -30,6 +40,8 @@ const { values } = parseArgs({
     warmup: { type: "string", default: "3" },
     connections: { type: "string", default: "50" },
     engine: { type: "string", default: "sqlite" },
+    operation: { type: "string", default: "create" },
+    service: { type: "string", default: "." },
     top: { type: "string", default: "25" },
     keep: { type: "string" },
     help: { type: "boolean", default: false },
@@ -48,6 +60,10 @@ if (given !== "sqlite" && given !== "postgres") {
   throw new Error(`--engine must be sqlite or postgres, got ${given}`);
 }
 const engine: "sqlite" | "postgres" = given;
+const operation = values.operation as Operation;
+if (!["create", "get", "list"].includes(operation)) {
+  throw new Error(`--operation must be create, get or list, got ${values.operation}`);
+}
 const adminUrl = process.env["TEST_DATABASE_URL"] ?? process.env["DATABASE_URL"];
 if (engine === "postgres" && adminUrl === undefined) {
   throw new Error(
@@ -57,7 +73,7 @@ if (engine === "postgres" && adminUrl === undefined) {
 
 const work = mkdtempSync(join(tmpdir(), "plantstore-profile-"));
 const profiles = values.keep ?? join(work, "profiles");
-const service = serviceCommand(".");
+const service = serviceCommand(values.service);
 const [node = process.execPath, ...nodeArguments] = service.command;
 // Server on core 0, load on the last, when there are two.
 const serverCores = cores >= 2 ? "0" : undefined;
@@ -102,24 +118,29 @@ async function profiledRun(): Promise<{
     cores: serverCores ?? `0-${cores - 1}`,
   });
   try {
-    const creates = (seconds: number, firstId: number) =>
+    const stored: Stored = [];
+    const load = (seconds: number, firstId = 0, kind: Operation = operation) =>
       drive({
         url: server.url,
         token: TOKEN,
         connections,
         durationSeconds: seconds,
-        operation: "create",
+        operation: kind,
         firstId,
+        pickStored: () => pickStored(stored),
       });
     process.stderr.write(
-      `bench:profile: ${warmupSeconds} s warm-up, ${durationSeconds} s profiled, ${engine}\n`,
+      `bench:profile: ${warmupSeconds} s warm-up, ${durationSeconds} s profiled, ${operation} on ${engine}\n`,
     );
-    const warm = warmupSeconds > 0 ? (await creates(warmupSeconds, 0)).sent : 0;
+    // Reads need plants: the warm-up creates them (at least one second of it).
+    const warmSeconds = operation === "create" ? warmupSeconds : Math.max(1, warmupSeconds);
+    const warm = warmSeconds > 0 ? await load(warmSeconds, 0, "create") : undefined;
+    if (warm !== undefined) addCreated(stored, 0, warm, connections);
     const from = now();
     const before = threadCpu(server.pid);
-    const load = await creates(durationSeconds, warm);
+    const measured = await load(durationSeconds, warm?.sent ?? 0);
     const cpu = cpuInWindow(before, threadCpu(server.pid), server.pid);
-    return { load, window: [from, now()], cpu };
+    return { load: measured, window: [from, now()], cpu };
   } finally {
     // The profiles are written as the threads exit: a graceful stop.
     await server.stop();
@@ -151,10 +172,10 @@ const out = (line = "") => process.stdout.write(`${line}\n`);
 
 out();
 out(
-  `${cores} × ${cpus()[0]?.model ?? "unknown CPU"}, Linux ${release()}, Node ${process.version}; the server on core 0, load on core ${cores - 1}; ${connections} connections of creates, ${durationSeconds} s profiled after ${warmupSeconds} s warm-up; ${engine}; service at ${commitOf(service.root)}`,
+  `${cores} × ${cpus()[0]?.model ?? "unknown CPU"}, Linux ${release()}, Node ${process.version}; the server on core 0, load on core ${cores - 1}; ${connections} connections of ${operation}s, ${durationSeconds} s profiled after ${warmupSeconds} s warm-up; ${engine}; service at ${commitOf(service.root)}`,
 );
 out(
-  `${Math.round(load.requestsPerSecond)} creates a second, ${load.errors} errors${load.errors > 0 ? ` (${load.errorKinds})` : ""}`,
+  `${Math.round(load.requestsPerSecond)} ${operation}s a second, ${load.errors} errors${load.errors > 0 ? ` (${load.errorKinds})` : ""}`,
 );
 for (const { file, thread } of files) {
   const summary = summarise(join(profiles, file), ...window);
@@ -182,7 +203,7 @@ out();
 // V8 samples wall time: a thread that wakes the other on one core and is preempted until it runs
 // again has the wait charged to the frame it was in (postMessage, say). /proc counts CPU only.
 out(
-  `CPU from /proc in the profiled seconds: main thread ${ms(cpu.main * 1e6)} ms, the busiest other thread (the write thread on SQLite) ${ms(cpu.busiestOther * 1e6)} ms, the other threads together ${ms(cpu.rest * 1e6)} ms; CPU µs a create: ${((1e6 * (cpu.main + cpu.busiestOther + cpu.rest)) / Math.max(1, load.answered)).toFixed(0)}`,
+  `CPU from /proc in the profiled seconds: main thread ${ms(cpu.main * 1e6)} ms, the busiest other thread (the write thread on SQLite) ${ms(cpu.busiestOther * 1e6)} ms, the other threads together ${ms(cpu.rest * 1e6)} ms; CPU µs a ${operation}: ${((1e6 * (cpu.main + cpu.busiestOther + cpu.rest)) / Math.max(1, load.answered)).toFixed(0)}`,
 );
 if (load.errors > 0) process.exitCode = 1;
 rmSync(work, { recursive: true, force: true });
