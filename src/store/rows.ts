@@ -130,6 +130,29 @@ function updated(patch: Row, outcome: UpdateOutcome): UpdateResult {
   }
 }
 
+/**
+ * A row as an engine gives it (`at(column, index)` writes the expression that picks a column's
+ * value out of `source`) as the API types it, each column through its engine's conversion, absent
+ * members left out. Written out per table, as ajv and fast-json-stringify write their code: a loop
+ * over the columns made reading a page of 100 plants cost 1.12 × code written for plants, this
+ * 1.02 × (same process, alternating rounds); member names go in as JSON strings.
+ */
+export function rowReader<S>(
+  table: Table,
+  conversions: readonly ((value: never) => unknown)[],
+  at: (column: Column, index: number) => string,
+): (source: S) => Row {
+  const steps = table.columns.map(
+    (column, index) =>
+      `v = reads[${index}](source[${at(column, index)}] ?? null); if (v !== undefined) row[${JSON.stringify(column.member)}] = v;`,
+  );
+  const make = new Function(
+    "reads",
+    `return (source) => { const row = {}; let v; ${steps.join(" ")} return row; };`,
+  ) as (reads: readonly ((value: never) => unknown)[]) => (source: S) => Row;
+  return make(conversions);
+}
+
 /** Whether two values of a column's member are the same: int64s by value, JSON as data. */
 export function sameMember(column: Column, a: unknown, b: unknown): boolean {
   if (a === undefined || a === null || b === undefined || b === null) {

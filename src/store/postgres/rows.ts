@@ -5,7 +5,7 @@
 // a double and one array shape serves every column. The statements' own names are quoted
 // capitals ("Key", "Bytes"): a member's column is lower case (data.ts), so none can clash.
 import { jsonText, jsonValue } from "../json-values.ts";
-import { type ResourceReads, sameRow } from "../rows.ts";
+import { type ResourceReads, rowReader, sameRow } from "../rows.ts";
 import { type Column, isText, keyColumn, type Row, type Table } from "../tables.ts";
 import type {
   CreateOutcome,
@@ -54,20 +54,9 @@ function fromPostgres(column: Column): (value: unknown) => unknown {
   return present((value) => value);
 }
 
-/** A row as postgres.js gives it (by column name) as the API types it. */
-export function postgresRowReader(table: Table): (found: Record<string, unknown>) => Row {
-  const names = table.columns.map((column) => column.name);
-  const members = table.columns.map((column) => column.member);
-  const reads = table.columns.map(fromPostgres);
-  return (found) => {
-    const row: Row = {};
-    for (let at = 0; at < reads.length; at++) {
-      const value = (reads[at] as (value: unknown) => unknown)(found[names[at] as string]);
-      if (value !== undefined) row[members[at] as string] = value;
-    }
-    return row;
-  };
-}
+/** A row as postgres.js gives it (by column name) as the API types it (rows.ts). */
+export const postgresRowReader = (table: Table): ((found: Record<string, unknown>) => Row) =>
+  rowReader(table, table.columns.map(fromPostgres), (column) => JSON.stringify(column.name));
 
 /** What a table's statements share. */
 function shape(table: Table) {
@@ -277,19 +266,20 @@ export function postgresRowReads(table: Table, calls: BoundedCalls): ResourceRea
     WHERE "Upto" <= $2::int8 OR "Upto" = "Bytes"
     ORDER BY ${keyName}`;
   // Whole numbers only take the pool's quickest path (readNumbers); text values a transaction.
-  const read = async (text: string, values: readonly unknown[]) => {
-    try {
-      return values.every((v) => typeof v === "bigint" || typeof v === "number")
-        ? await calls.readNumbers<Record<string, unknown>>(text, values as (bigint | number)[])
-        : await calls.read((q) => q.unsafe<Record<string, unknown>[]>(text, values as string[]));
-    } catch (error) {
-      throw asStoreError(error);
-    }
-  };
+  // Awaited in the caller's own try: one async frame a read.
+  const read = (text: string, values: readonly unknown[]) =>
+    values.every((v) => typeof v === "bigint" || typeof v === "number")
+      ? calls.readNumbers<Record<string, unknown>>(text, values as (bigint | number)[])
+      : calls.read((q) => q.unsafe<Record<string, unknown>[]>(text, values as string[]));
 
   return {
     async get(value) {
-      const [found] = await read(one, [numeric ? BigInt(value as bigint) : keyText(value)]);
+      let found: Record<string, unknown> | undefined;
+      try {
+        [found] = await read(one, [numeric ? BigInt(value as bigint) : keyText(value)]);
+      } catch (error) {
+        throw asStoreError(error);
+      }
       return found === undefined ? undefined : rowFrom(found);
     },
     async list({ after, limit, maxTextBytes, filters = {} }) {
@@ -305,7 +295,12 @@ export function postgresRowReads(table: Table, calls: BoundedCalls): ResourceRea
         values.push(numeric ? BigInt(after as bigint) : keyText(after));
         conditions.push(`${keyName} > $${values.length}::${keyCast}`);
       }
-      const found = await read(page(conditions), values);
+      let found: Record<string, unknown>[];
+      try {
+        found = await read(page(conditions), values);
+      } catch (error) {
+        throw asStoreError(error);
+      }
       const fetched = Number(found[0]?.["Fetched"] ?? 0);
       return {
         rows: found.map((r) => rowFrom(r)),
