@@ -68,11 +68,12 @@ describe("npm run bench:paired", () => {
     "when run on PostgreSQL, then it prints a create row a round against the create ceiling, no GET row, and drops the databases it made",
     async () => {
       const admin = postgres(TEST_DATABASE_URL ?? "", { max: 1, onnotice: () => undefined });
-      // Compared with what was there before, so that a database another run left is not ours.
+      // The paired servers' databases (…_a, …_b), compared with what was there before: a
+      // database another run left, or another bench beside this one has open, is not ours.
       const pairedDatabases = async () =>
-        (await admin`SELECT datname FROM pg_database WHERE datname LIKE 'plantstore_paired_%'`).map(
-          (row) => String(row["datname"]),
-        );
+        (await admin`SELECT datname FROM pg_database WHERE datname LIKE 'plantstore_paired_%'`)
+          .map((row) => String(row["datname"]))
+          .filter((name) => /_[ab]$/.test(name));
       try {
         const before = await pairedDatabases();
         const { stdout, rows } = await pairedRun("--engine=postgres");

@@ -49,10 +49,11 @@ describe("npm run bench:profile", () => {
     "when run on PostgreSQL, then it prints the main thread's self time and drops the database it made",
     async () => {
       const admin = postgres(TEST_DATABASE_URL ?? "", { max: 1, onnotice: () => undefined });
+      // The profiled server's database only: another bench beside this one makes its own.
       const benchDatabases = async () =>
-        (await admin`SELECT datname FROM pg_database WHERE datname LIKE 'plantstore_paired_%'`).map(
-          (row) => String(row["datname"]),
-        );
+        (
+          await admin`SELECT datname FROM pg_database WHERE datname LIKE 'plantstore_paired_%_profiled'`
+        ).map((row) => String(row["datname"]));
       try {
         const before = await benchDatabases();
         const { stdout, threads } = await profileRun("--engine=postgres");
