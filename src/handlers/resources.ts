@@ -68,7 +68,9 @@ function handlerFor(
   };
   const absent = (key: unknown) => errorResponse(404, `no ${table.noun} with ${table.key} ${key}`);
   switch (operation.action) {
-    case "create":
+    case "create": {
+      // The document's success status, read on the first create (the operation is the same).
+      let success: number | undefined;
       return async ({ body }, { operation: described }) => {
         const row = stored(body);
         const result = await store.create(row);
@@ -79,8 +81,10 @@ function handlerFor(
             `a ${table.noun} with ${table.key} ${row[table.key]} already exists with a different ${otherMembers(table)}`,
           );
         }
-        return { status: successOf(described), body: result.row };
+        success ??= successOf(described);
+        return { status: success, body: result.row };
       };
+    }
     case "get":
       return async (input) => {
         const row = await store.get(keyOf(input));

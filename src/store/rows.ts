@@ -100,6 +100,7 @@ export function resourceStore(
  * the column set it on the rows stored before.
  */
 function withDefaults(defaulted: readonly Column[], row: Row, absent: undefined | null): Row {
+  if (defaulted.length === 0) return row;
   const missing = defaulted.filter((column) => row[column.member] === absent);
   if (missing.length === 0) return row;
   const value = (c: Column) => (c.kind === "int64" ? BigInt(c.default as number) : c.default);
