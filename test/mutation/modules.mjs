@@ -71,7 +71,7 @@ export const MODULES = {
     },
     jwt: {
       mutate: ["src/auth/{jwt,jwt-keys}.ts"],
-      tests: ["test/unit/config-jwt.test.ts", "test/contract/jwt.test.ts"],
+      tests: ["test/unit/{config-jwt,jwt-verifier}.test.ts", "test/contract/jwt.test.ts"],
     },
     auth: {
       mutate: ["src/auth/**/*.ts", "!src/auth/{token-cache,managed-token,jwt,jwt-keys}.ts"],
