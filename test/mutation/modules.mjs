@@ -42,6 +42,7 @@ export const MODULES = {
     outbox: {
       mutate: ["src/store/outbox.ts", "src/store/webhooks.ts"],
       tests: [
+        "test/unit/outbox.test.ts",
         "test/store/{webhook-store,webhook-races}.test.ts",
         IN_PROCESS_WEBHOOKS,
         "test/contract/*webhook*.test.ts",
