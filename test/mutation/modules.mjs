@@ -78,7 +78,7 @@ export const MODULES = {
       mutate: ["src/auth/**/*.ts", "!src/auth/{token-cache,managed-token,jwt,jwt-keys}.ts"],
       tests: [
         "test/auth/**/*.test.ts",
-        "test/unit/{bearer,bearer-reasons,auth-response}.test.ts",
+        "test/unit/{bearer,bearer-reasons,managed-token-check,auth-response}.test.ts",
         "test/store/token-store.test.ts",
         "test/contract/{auth,jwt,managed-tokens}.test.ts",
       ],
