@@ -256,7 +256,8 @@ describe("JWT key sources", () => {
     const verify = createJwtVerifier(jwtConfig({ kind: "jwks-file", path }), log);
     const token = await signJwt(rs);
     // Another key under the same key id: a token of the old key fails only once it is read.
-    keys.write("changing.json", jwks(stranger));
+    // A byte longer, so the change shows in the size as well as in a fine-grained mtime.
+    keys.write("changing.json", `${jwks(stranger)}\n`);
     vi.setSystemTime(start + 999);
     expect(await verify(token)).toMatchObject({ ok: true });
     expect(lines).toEqual([]);
