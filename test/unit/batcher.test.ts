@@ -114,6 +114,89 @@ describe("group commit batcher", () => {
     );
   });
 
+  it("when every waiting item shares a key with a batch committing, then nothing goes out, not even an empty batch, until that batch commits", async () => {
+    const { batcher, batches, release } = recording({
+      maxInFlight: 2,
+      maxBatch: 10,
+      keysOf: () => ["plant:1"],
+    });
+    const first = batcher.submit(1);
+    await turn();
+    const second = batcher.submit(2);
+    await turn();
+    await turn();
+    expect(batches).toEqual([[1]]);
+    release.shift()?.();
+    expect(await first).toBe("done 1");
+    await turn();
+    expect(batches).toEqual([[1], [2]]);
+    release.shift()?.();
+    expect(await second).toBe("done 2");
+  });
+
+  it("when an item shares only one of its keys with a batch committing, then it still waits for that batch", async () => {
+    // 1 deletes parent 9; 2 creates child 2 naming parent 9; 3 touches another row.
+    const keys: Record<number, string[]> = {
+      1: ["parent:9"],
+      2: ["child:2", "parent:9"],
+      3: ["plant:3"],
+    };
+    const { batcher, batches, release } = recording({
+      maxInFlight: 2,
+      maxBatch: 10,
+      keysOf: (item) => keys[item] ?? [],
+    });
+    const first = batcher.submit(1);
+    await turn();
+    const later = Promise.all([batcher.submit(2), batcher.submit(3)]);
+    await turn();
+    expect(batches).toEqual([[1], [3]]);
+    release.shift()?.();
+    await first;
+    await turn();
+    expect(batches).toEqual([[1], [3], [2]]);
+    for (const done of release.splice(0)) done();
+    expect(await later).toEqual(["done 2", "done 3"]);
+  });
+
+  it("when items with keys of their own wait beside a batch committing, then the next batch still holds at most the batch limit", async () => {
+    const { batcher, batches, release } = recording({
+      maxInFlight: 2,
+      maxBatch: 2,
+      keysOf: (item) => [`plant:${item}`],
+    });
+    const first = batcher.submit(1);
+    await turn();
+    const later = Promise.all([2, 3, 4].map((item) => batcher.submit(item)));
+    await turn();
+    expect(batches).toEqual([[1], [2, 3]]);
+    release.shift()?.();
+    await first;
+    await turn();
+    expect(batches).toEqual([[1], [2, 3], [4]]);
+    for (const done of release.splice(0)) done();
+    expect(await later).toEqual(["done 2", "done 3", "done 4"]);
+  });
+
+  it("when items arrive in callbacks of one turn of the event loop, after a batch went out in it, then they go out together in the next turn", async () => {
+    const { batcher, batches, release } = recording({ maxInFlight: 2, maxBatch: 10 });
+    const submitted: Promise<string>[] = [];
+    // Callbacks run in the order set: the batch of 1 and 2 goes out first, then 3 and 4 arrive
+    // one callback apart, with the batch of 1 and 2 still committing and a slot free.
+    submitted.push(batcher.submit(1));
+    setImmediate(() => submitted.push(batcher.submit(3)));
+    submitted.push(batcher.submit(2));
+    setImmediate(() => submitted.push(batcher.submit(4)));
+    await turn();
+    await turn();
+    expect(batches).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
+    for (const done of release.splice(0)) done();
+    expect(await Promise.all(submitted)).toEqual(["done 1", "done 2", "done 3", "done 4"]);
+  });
+
   it("when draining, then it resolves only once everything submitted has settled", async () => {
     const { batcher, release } = recording({ maxInFlight: 1, maxBatch: 10 });
     const item = batcher.submit(1);
@@ -127,5 +210,55 @@ describe("group commit batcher", () => {
     await item;
     await drain;
     expect(drained).toBe(true);
+  });
+
+  it("when draining with a second batch queued behind the first, then it resolves only once the second has settled", async () => {
+    const { batcher, release } = recording({ maxInFlight: 1, maxBatch: 10 });
+    const first = batcher.submit(1);
+    await turn();
+    const second = batcher.submit(2);
+    let drained = false;
+    const drain = batcher.drain().then(() => {
+      drained = true;
+    });
+    release.shift()?.();
+    await first;
+    await turn();
+    expect(drained).toBe(false);
+    release.shift()?.();
+    await second;
+    await drain;
+    expect(drained).toBe(true);
+  });
+
+  it("when draining while a batch commits and nothing waits, then it resolves only once that batch has settled", async () => {
+    const { batcher, release } = recording({ maxInFlight: 1, maxBatch: 10 });
+    const item = batcher.submit(1);
+    await turn();
+    let drained = false;
+    const drain = batcher.drain().then(() => {
+      drained = true;
+    });
+    await turn();
+    expect(drained).toBe(false);
+    release.shift()?.();
+    await item;
+    await drain;
+    expect(drained).toBe(true);
+  });
+
+  it("when draining with nothing submitted, or everything settled, then it resolves at once", async () => {
+    const { batcher, release } = recording({ maxInFlight: 1, maxBatch: 10 });
+    let drained = 0;
+    void batcher.drain().then(() => drained++);
+    await turn();
+    expect(drained).toBe(1);
+    const item = batcher.submit(1);
+    await turn();
+    release.shift()?.();
+    await item;
+    void batcher.drain().then(() => drained++);
+    await turn();
+    expect(drained).toBe(2);
   });
 });

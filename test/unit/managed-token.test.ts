@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { crc32 } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import {
   generateToken,
@@ -54,4 +55,30 @@ describe("managed token format", () => {
   it("when ids are made, then they are tok_ and 11 base62 characters", () => {
     expect(newTokenId()).toMatch(/^tok_[0-9A-Za-z]{11}$/);
   });
+
+  it("when a token's last 6 characters are checked, then they are the base62 CRC32 of what precedes them", () => {
+    const token = generateToken();
+    expect(token.slice(-6)).toBe(checksumOf(token.slice(0, -6)));
+  });
+
+  it.each([
+    ["a secret too short", `${TOKEN_PREFIX}${"a".repeat(42)}`],
+    ["a secret too long", `${TOKEN_PREFIX}${"a".repeat(44)}`],
+    ["another prefix", `gh_${"a".repeat(43)}`],
+    ["a non-base62 character", `${TOKEN_PREFIX}${"a".repeat(42)}-`],
+  ])("when a token has %s but a checksum that fits it, then it is refused", (_what, body) => {
+    expect(hasValidChecksum(body + checksumOf(body))).toBe(false);
+  });
 });
+
+/** The format's checksum, computed here apart from the module: CRC32 in 6 base62 digits. */
+function checksumOf(body: string): string {
+  const digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+  let value = crc32(body);
+  let text = "";
+  for (let i = 0; i < 6; i++) {
+    text = digits[value % 62] + text;
+    value = Math.floor(value / 62);
+  }
+  return text;
+}

@@ -281,4 +281,50 @@ describe("Slots", () => {
     slots.cancelled("slow");
     expect(endpointsOf(slots.take())).toEqual(["slow"]);
   });
+
+  it("when every delivery queued for an endpoint was claimed before the time, then all of them come back", () => {
+    const slots = new Slots(4, 2);
+    const stale = claimed("stale", 3);
+    const fresh = claimed("fresh", 1).map((item) => ({ ...item, claimedAt: 10 }));
+    slots.enqueue([...stale, ...fresh]);
+
+    expect(idsOf(slots.dropClaimedBefore(10))).toEqual(idsOf(stale));
+    expect(slots.queued()).toBe(1);
+    expect(idsOf(slots.take())).toEqual(idsOf(fresh));
+  });
+
+  it("when a well endpoint's attempt is cancelled while a slow one runs, then the slow one still holds the slow endpoints' half", () => {
+    // Two slots: the slow ones may hold one.
+    const slots = new Slots(2, 1);
+    slots.enqueue([...claimed("s1", 3), ...claimed("s2", 3)]);
+    slots.take();
+    slots.finished("s1", true);
+    slots.finished("s2", true);
+    // s1 runs; s2 waits, the slow half being full.
+    expect(endpointsOf(slots.take())).toEqual(["s1"]);
+    slots.enqueue(claimed("well", 2));
+    expect(endpointsOf(slots.take())).toEqual(["well"]);
+    slots.cancelled("well");
+
+    // The free slot goes to the well endpoint again, never to a second slow one.
+    expect(endpointsOf(slots.take())).toEqual(["well"]);
+    slots.cancelled("well");
+    expect(slots.take()).toEqual([]);
+    expect(slots.running()).toBe(1);
+  });
+
+  it("when an endpoint's queue empties while an attempt of it still runs, then it is kept, and that attempt counts against its share", () => {
+    const slots = new Slots(8, 2);
+    slots.enqueue(claimed("e", 2));
+    expect(slots.take()).toHaveLength(2);
+    slots.finished("e", false);
+
+    // Still known: one attempt runs, and its share of 2 leaves room for one more.
+    expect(slots.wantedByEndpoint(1)).toEqual({ e: 1 });
+    slots.enqueue(claimed("e", 3));
+    expect(slots.take()).toHaveLength(1);
+    slots.finished("e", false);
+    expect(slots.take()).toHaveLength(1);
+    expect(slots.running()).toBe(2);
+  });
 });

@@ -67,4 +67,33 @@ describe("managed token cache", () => {
     expect(cache.use("a")).toBeNull();
     expect(cache.sweep(0)).toEqual([]);
   });
+
+  it("when swept, then a token expiring later is due again, one expiring at that instant is not, and one used at the idle bound is kept", () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(1_000_000);
+    const cache = createTokenCache(10);
+    cache.remember("at-bound", record("at-bound"));
+    vi.setSystemTime(2_000_000);
+    cache.remember("expires-later", record("expires-later", { expiresAt: new Date(2_000_001) }));
+    cache.remember("expires-now", record("expires-now", { expiresAt: new Date(2_000_000) }));
+    expect(cache.sweep(1_000_000).sort()).toEqual(["at-bound", "expires-later"]);
+    expect(cache.use("at-bound")?.hash).toBe("at-bound");
+  });
+
+  it("when a cached token's row is remembered again, then the cache answers the new row and the entry keeps its last use", () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(1_000_000);
+    const cache = createTokenCache(10);
+    cache.remember("a", record("a"));
+    vi.setSystemTime(3_000_000);
+    const revokedAt = new Date(2_500_000);
+    cache.remember("a", record("a", { revokedAt }));
+    // Last used at 1,000,000, not when the row came again: idle since 2,000,000.
+    expect(cache.sweep(2_000_000)).toEqual([]);
+    expect(cache.use("a")).toBeUndefined();
+
+    cache.remember("b", record("b"));
+    cache.remember("b", record("b", { revokedAt }));
+    expect(cache.use("b")?.revokedAt).toEqual(revokedAt);
+  });
 });
