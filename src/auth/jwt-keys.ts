@@ -55,9 +55,11 @@ export function loadVerificationKey(source: JwtKeySource, log: AuthLog): Verific
 
 function readPublicKey(path: string): KeyObject {
   try {
-    const key = createPublicKey(readFileSync(path, "utf8"));
-    if (key.type !== "public") throw new Error("not a public key");
-    return key;
+    const text = readFileSync(path, "utf8");
+    // createPublicKey takes a private key too (its public half): a verifier's file should not
+    // hold the key that signs.
+    if (text.includes("PRIVATE KEY-----")) throw new Error("it holds a private key");
+    return createPublicKey(text);
   } catch (error) {
     throw new Error(
       `${nameOf("jwt.publicKeyFile")} ${path} is not a readable PEM public key: ${(error as Error).message}`,

@@ -1,7 +1,7 @@
 // The JWT verifier (src/auth/jwt.ts) and its key sources (src/auth/jwt-keys.ts) called directly:
 // the whole outcome of each token (who, which rate-limit key, which scopes, which refusal), which
 // the app-level suite (test/contract/jwt.test.ts) sees only as a status and a message.
-import { createHash } from "node:crypto";
+import { createHash, generateKeyPairSync } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type JWTPayload, SignJWT } from "jose";
@@ -224,6 +224,13 @@ describe("JWT key sources", () => {
     [
       "a certificate request, not a key",
       "-----BEGIN CERTIFICATE REQUEST-----\nMIIB\n-----END CERTIFICATE REQUEST-----\n",
+    ],
+    [
+      "a private key (whose public half would verify)",
+      generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({
+        type: "pkcs8",
+        format: "pem",
+      }) as string,
     ],
   ])(
     "when the public key file holds %s, then start-up stops naming the setting and the file",
