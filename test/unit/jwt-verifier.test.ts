@@ -225,13 +225,6 @@ describe("JWT key sources", () => {
       "a certificate request, not a key",
       "-----BEGIN CERTIFICATE REQUEST-----\nMIIB\n-----END CERTIFICATE REQUEST-----\n",
     ],
-    [
-      "a private key (whose public half would verify)",
-      generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({
-        type: "pkcs8",
-        format: "pem",
-      }) as string,
-    ],
   ])(
     "when the public key file holds %s, then start-up stops naming the setting and the file",
     (_what, text) => {
@@ -241,6 +234,26 @@ describe("JWT key sources", () => {
       ).toThrow(`PLANTSTORE_JWT_PUBLIC_KEY_FILE ${path} is not a readable PEM public key: `);
     },
   );
+
+  it("when the public key file holds the public half of a key, then a token that key signed verifies", async () => {
+    const path = keys.write("es-public.pem", es.publicPem);
+    const verify = createJwtVerifier(
+      jwtConfig({ kind: "public-key-file", path }, ["ES256"]),
+      recordingLog().log,
+    );
+    expect(await verify(await signJwt(es))).toMatchObject({ ok: true });
+  });
+
+  it("when the public key file holds a private key, then start-up stops saying so", () => {
+    const { privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
+    const pem = privateKey.export({ type: "pkcs8", format: "pem" }) as string;
+    const path = keys.write("private.pem", pem);
+    expect(() =>
+      createJwtVerifier(jwtConfig({ kind: "public-key-file", path }), recordingLog().log),
+    ).toThrow(
+      `PLANTSTORE_JWT_PUBLIC_KEY_FILE ${path} is not a readable PEM public key: it holds a private key`,
+    );
+  });
 
   it.each([["{}"], ['{"keys":[]}'], ["null"], ['{"keys":{}}']])(
     "when the JWKS file holds %s, then start-up stops: no keys array with a key",
