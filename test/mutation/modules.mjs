@@ -57,6 +57,7 @@ export const MODULES = {
     store: {
       mutate: ["src/store/{writes,rows}.ts"],
       tests: [
+        "test/unit/{write-path,rows}.test.ts",
         "test/store/{sqlite,write-refusals,declared-tables}.test.ts",
         "test/contract/{create,plants,update-plant,stored-data}.test.ts",
       ],
