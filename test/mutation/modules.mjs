@@ -79,7 +79,8 @@ export const MODULES = {
       mutate: ["src/auth/**/*.ts", "!src/auth/{token-cache,managed-token,jwt,jwt-keys}.ts"],
       tests: [
         "test/auth/**/*.test.ts",
-        "test/unit/{bearer,bearer-reasons,managed-token-check,auth-response}.test.ts",
+        "test/unit/{bearer,bearer-reasons,managed-token-check,auth-response,authenticator}.test.ts",
+        "test/unit/{cached-tokens,last-uses,token-purge,issue-token,managed-token-timers}.test.ts",
         "test/store/token-store.test.ts",
         "test/contract/{auth,jwt,managed-tokens}.test.ts",
       ],
