@@ -43,7 +43,8 @@ export default {
   htmlReporter: { fileName: `reports/mutation/${file}.html` },
   jsonReporter: { fileName: `reports/mutation/${file}.json` },
   clearTextReporter: { allowColor: false, logTests: false },
-  ignorePatterns: ["dist", "data", "reports", "test-results", "coverage", "*.db*"],
+  // Anchored: a test fixture may be a database file (test/fixtures/release-6/plants.db).
+  ignorePatterns: ["/dist", "/data", "/reports", "/test-results", "/coverage", "/*.db*"],
   tempDirName: ".stryker-tmp",
   cleanTempDir: true,
 };
