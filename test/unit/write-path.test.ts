@@ -27,7 +27,12 @@ const pots: Table = {
   name: "pots",
   noun: "pot",
   key: "code",
-  columns: [column("code"), column("plantId", "plants"), column("shedId", "sheds")],
+  columns: [
+    column("code"),
+    column("plantId", "plants"),
+    column("shedId", "sheds"),
+    column("colour"),
+  ],
 };
 const tables = [plants, pots];
 
@@ -136,6 +141,13 @@ describe("the keys that order writes committing side by side", () => {
       [createPot("c1", { plantId: "p" }), createPot("c2", { plantId: null }), createPot("c3", {})],
     );
     expect(second).toEqual([createPot("c2", { plantId: null }), createPot("c3", {})]);
+  });
+
+  it("when writes share only a member's value, or a reference left empty, then they commit side by side", async () => {
+    const second = await nextBatchBeside(createPot("c1", { plantId: null, colour: "red" }), [
+      createPot("c2", { plantId: null, colour: "red" }),
+    ]);
+    expect(second).toEqual([createPot("c2", { plantId: null, colour: "red" })]);
   });
 
   it("when a child's update names a parent being deleted, then it waits; one naming another parent goes", async () => {
