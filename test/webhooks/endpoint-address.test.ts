@@ -54,7 +54,11 @@ describe("checkEndpointUrl", () => {
       "https://user:secret@8.8.8.8/hook",
       "the webhook URL must not contain a user name or password",
     ],
+    ["https://user@8.8.8.8/hook", "the webhook URL must not contain a user name or password"],
+    ["https://:secret@8.8.8.8/hook", "the webhook URL must not contain a user name or password"],
     ["https://8.8.8.8/hook#part", "the webhook URL must not have a fragment"],
+    // An empty fragment: URL parsing drops it from `hash`, so the text itself is looked at.
+    ["https://8.8.8.8/hook#", "the webhook URL must not have a fragment"],
     ["not a url", "the webhook URL is not a valid absolute URL"],
     ["/relative/hook", "the webhook URL is not a valid absolute URL"],
     [

@@ -43,6 +43,12 @@ describe("signatureHeaders", () => {
     }
   });
 
+  it("when there is no secret to sign with, then signing is refused rather than sending unsigned", () => {
+    expect(() =>
+      signatureHeaders({ id: "msg_1", timestampSeconds: 1, body: "{}", secrets: [] }),
+    ).toThrow(new TypeError("a webhook is signed with at least one secret"));
+  });
+
   it("when a new secret is made, then it is whsec_ and 24 random bytes", () => {
     const secret = newWebhookSecret();
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
