@@ -35,7 +35,10 @@ export const MODULES = {
     },
     deliverer: {
       mutate: ["src/webhooks/**/*.ts", "!src/webhooks/slots.ts"],
-      tests: [IN_PROCESS_WEBHOOKS, "test/unit/{claim-loop,retry-schedule,upkeep,deliverer-metrics}.test.ts"],
+      tests: [
+        IN_PROCESS_WEBHOOKS,
+        "test/unit/{claim-loop,retry-schedule,upkeep,deliverer-metrics}.test.ts",
+      ],
     },
   },
   outbox: {

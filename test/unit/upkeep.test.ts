@@ -97,7 +97,7 @@ describe("the deliverer's upkeep", () => {
       "webhook backlog not read",
       "webhook deliveries not purged",
     ]);
-    expect((d.warn.mock.calls[0]?.[0] as { err: Error }).err.message).toBe("down");
+    expect(d.warn.mock.calls[0]?.[0]).toEqual({ err: new Error("down") });
   });
 
   it("when stopped during a purge, then no further batch is purged and no timer runs", async () => {
