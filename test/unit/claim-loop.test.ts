@@ -219,42 +219,32 @@ describe("the claim loop", () => {
     expect(d.warn).toHaveBeenCalledTimes(2);
   });
 
-  it("when a slot comes free while the queues are low, then it claims at once", async () => {
+  /** An idle loop (nothing due) with these slots; a delivery falls due and a slot comes free. */
+  async function slotFreedWith(running: number, queued: number) {
     const d = doubles();
     d.state.due = null;
-    d.state.running = settings.concurrency;
-    d.state.queued = ROOM / 2;
+    d.state.running = running;
+    d.state.queued = queued;
     loop = d.start();
     await settle();
     d.state.due = 0;
     loop.slotFreed();
     await settle();
+    return d;
+  }
+
+  it("when a slot comes free while the queues are low, then it claims at once", async () => {
+    const d = await slotFreedWith(settings.concurrency, ROOM / 2);
     expect(d.claims).toHaveLength(1);
   });
 
   it("when a slot comes free with slots idle, then it claims at once, even with the queues full", async () => {
-    const d = doubles();
-    d.state.due = null;
-    d.state.running = settings.concurrency - 1;
-    d.state.queued = ROOM / 2 + 1;
-    loop = d.start();
-    await settle();
-    d.state.due = 0;
-    loop.slotFreed();
-    await settle();
+    const d = await slotFreedWith(settings.concurrency - 1, ROOM / 2 + 1);
     expect(d.claims).toHaveLength(1);
   });
 
   it("when a slot comes free with every slot busy and the queues above half, then it waits for the poll", async () => {
-    const d = doubles();
-    d.state.due = null;
-    d.state.running = settings.concurrency;
-    d.state.queued = ROOM / 2 + 1;
-    loop = d.start();
-    await settle();
-    d.state.due = 0;
-    loop.slotFreed();
-    await settle();
+    const d = await slotFreedWith(settings.concurrency, ROOM / 2 + 1);
     expect(d.claims).toHaveLength(0);
     await vi.advanceTimersByTimeAsync(POLL_MS);
     expect(d.claims).toHaveLength(1);
