@@ -8,9 +8,11 @@ import { POSTGRES_SKIP_NOTICE, TEST_DATABASE_URL } from "./helpers/postgres.ts";
 
 export default function setup(project: TestProject): void {
   // The process suites run the server as `npm start` does: compiled, from dist/server/. Built
-  // again before every rerun in watch mode, so an edit to src/ reaches those suites too.
+  // again before every rerun in watch mode, so an edit to src/ reaches those suites too. The
+  // command line builds itself when stale; built here, its first runs in parallel suites do not.
   const buildServer = (): void => {
     execFileSync(process.execPath, ["scripts/build-server.mjs"], { stdio: "inherit" });
+    execFileSync(process.execPath, ["scripts/build-cli.mjs"], { stdio: "inherit" });
   };
   buildServer();
   project.onTestsRerun(buildServer);
