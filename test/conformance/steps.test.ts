@@ -82,6 +82,7 @@ const conforming: Script = ({ method, url, headers, body }) => {
   if (method === "GET" && url === "/things") return json(200, []);
   if (method === "POST" && url === "/things") return raw(201, body);
   if (method === "PATCH" && id === "7") return json(200, { id: 7, name: "fir" });
+  if (method === "DELETE" && body !== "") return json(400, { message: "no body is taken" });
   if (method === "DELETE" && id !== undefined) return { status: 204 };
   if (method === "GET" && id === "9") return { status: 300 };
   if (method === "GET" && (id === "404" || id === "8")) {
@@ -132,6 +133,7 @@ describe("examples", () => {
         .map((check) => `${check.operationId} ${check.name}`),
     ).toEqual([
       "createThing example fern",
+      "createThing example unsigned",
       "getThing example missing",
       "getThing example fern",
       "getThing gone (setup)",
@@ -180,6 +182,36 @@ describe("examples", () => {
         body: '{"name":"fir"}',
       },
     ]);
+  });
+
+  it("when an example's body is for an operation that takes none, then it is sent as JSON", async () => {
+    deployment.serve(thingsDocument(), conforming);
+
+    const run = await runConformance(
+      options({ fresh: true, allowWrites: true, operations: ["deleteThing"] }),
+    );
+
+    expect(failures(run)).toEqual([]);
+    expect(named(run, "example ").map((check) => check.request)).toEqual([
+      {
+        method: "DELETE",
+        target: "/things/7",
+        headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+        body: "{}",
+      },
+    ]);
+  });
+
+  it("when the run has no token, then only the examples sent without one run", async () => {
+    deployment.serve(thingsDocument(), conforming);
+
+    const run = await runConformance(
+      options({ token: null, fresh: true, allowWrites: true, operations: ["getThing"] }),
+    );
+
+    expect(failures(run)).toEqual([]);
+    expect(named(run, "example ").map((check) => check.name)).toEqual(["example anonymous"]);
+    expect(named(run, "gone (setup)")).toEqual([]);
   });
 
   it("when the run is fresh but may not write, then the write examples are left out and nothing fails", async () => {
@@ -268,8 +300,10 @@ describe("examples", () => {
 
 describe("credentials", () => {
   it("when a request without a token or a token without the scope is let through, then the status is named with the scopes", async () => {
+    const document = thingsDocument();
+    operationAt(document, "/count", "get")["security"] = [];
     deployment.serve(
-      thingsDocument(),
+      document,
       ({ method, url, headers }) => {
         if (headers.authorization !== undefined) return undefined;
         if (method === "POST") return json(201, FERN);
@@ -286,11 +320,13 @@ describe("credentials", () => {
       options({
         allowWrites: true,
         tokenWithoutScope: WEAK_TOKEN,
-        operations: ["listThings", "createThing", "getThing"],
+        operations: ["listThings", "createThing", "getThing", "deleteThing", "countThings"],
       }),
     );
 
     expect(brokenOf(run, "listThings", "no token")).toEqual([[]]);
+    // Open in the document: nothing to refuse.
+    expect(brokenOf(run, "countThings", "no token")).toEqual([]);
     expect(brokenOf(run, "listThings", "token without the scope")).toEqual([[]]);
     expect(brokenOf(run, "createThing", "no token")).toEqual([
       ["a request without a token is answered 201, not 401"],
@@ -321,6 +357,11 @@ describe("credentials", () => {
       target: "/things/404",
       headers: {},
     });
+    // A write that takes no body is sent none.
+    expect(
+      run.checks.find((check) => check.name === "no token" && check.operationId === "deleteThing")
+        ?.request,
+    ).toEqual({ method: "DELETE", target: "/things/404", headers: {} });
   });
 
   it("when the document is the deployment's own, then no operation is taken as served open, and the document is read once", async () => {
@@ -366,8 +407,8 @@ describe("credentials", () => {
       published,
       ({ headers, method, url }) => {
         if (headers.authorization !== undefined) return undefined;
-        if (url === "/things")
-          return method === "GET" ? json(403, { message: "no" }) : json(201, FERN);
+        // Served open, but not a success: 300 is the first status that is not one.
+        if (url === "/things") return method === "GET" ? { status: 300 } : json(201, FERN);
         if (url === "/things/404") return method === "DELETE" ? { status: 204 } : json(200, FERN);
         if (url === "/count") return { status: 200, body: "3", type: "text/plain" };
         if (url === "/things/7") return json(200, FERN);
@@ -393,7 +434,12 @@ describe("credentials", () => {
 
     const noToken = (operationId: string) => brokenOf(run, operationId, "no token");
     expect(noToken("getThing")).toEqual([[]]);
-    expect(noToken("listThings")).toEqual([["a request without a token is answered 403, not 401"]]);
+    expect(noToken("listThings")).toEqual([
+      [
+        "status not documented (listThings does not document it)",
+        "a request without a token is answered 300, not 401",
+      ],
+    ]);
     expect(noToken("deleteThing")).toEqual([
       ["a request without a token is answered 204, not 401"],
     ]);
@@ -490,8 +536,13 @@ describe("exact ids", () => {
       thingsDocument(),
       at("POST", "/things", raw(201, `{"id":${rounded},"name":"fern"}`)),
       at("GET", `/things/${X}`, raw(200, `{"id":${rounded},"name":"fern"}`)),
-      at("GET", "/things", raw(200, `[{"id":9007199254740995,"name":"fern"}]`)),
+      at(
+        "GET",
+        "/things",
+        raw(200, `[{"id":9007199254740995,"name":"fern"},{"id":9007199254740997,"name":"fern"}]`),
+      ),
       at("GET", "/things/9007199254740995", json(404, { message: "no thing" })),
+      at("GET", "/things/9007199254740997", json(200, { name: "fern" })),
       conforming,
     );
 
@@ -504,26 +555,49 @@ describe("exact ids", () => {
       [`id ${X} (created) reads back as ${rounded}`],
     ]);
     expect(brokenOf(run, "getThing", "id 9007199254740995 reads back (listed)")).toEqual([
-      ["id 9007199254740995 (created) is answered 404".replace("created", "listed")],
+      ["id 9007199254740995 (listed) is answered 404"],
+    ]);
+    const [noId] = brokenOf(run, "getThing", "id 9007199254740997 reads back (listed)");
+    expect(noId?.filter((line) => line.startsWith("id "))).toEqual([
+      "id 9007199254740997 (listed) reads back as no id",
     ]);
   });
 
-  it("when the create is refused, then nothing is read back or deleted, whatever id its answer names", async () => {
+  // 300: the first status that is not a success.
+  it.each([300, 409])(
+    "when the create is answered %i, then nothing is read back or deleted, whatever id its answer names",
+    async (status) => {
+      deployment.serve(
+        thingsDocument(),
+        at("POST", "/things", json(status, { message: "taken", id: 5 })),
+        conforming,
+      );
+
+      const run = await runConformance(options({ allowWrites: true, operations: COLLECTION }));
+
+      const [create] = brokenOf(run, "createThing", `create id ${X} (past 2^53)`);
+      expect(create?.filter((line) => line.startsWith("created id"))).toEqual([]);
+      expect(named(run, `id ${X} reads back`)).toEqual([]);
+      expect(
+        deployment.seen.filter(
+          (request) => request.method === "DELETE" && request.headers.authorization !== undefined,
+        ),
+      ).toEqual([]);
+    },
+  );
+
+  it("when the create's answer names no id, then it is not said to name another", async () => {
     deployment.serve(
       thingsDocument(),
-      at("POST", "/things", json(409, { message: "taken", id: 5 })),
+      at("POST", "/things", json(201, { name: "fern" })),
       conforming,
     );
 
     const run = await runConformance(options({ allowWrites: true, operations: COLLECTION }));
 
-    expect(brokenOf(run, "createThing", `create id ${X} (past 2^53)`)).toEqual([[]]);
-    expect(named(run, `id ${X} reads back`)).toEqual([]);
-    expect(
-      deployment.seen.filter(
-        (request) => request.method === "DELETE" && request.headers.authorization !== undefined,
-      ),
-    ).toEqual([]);
+    const [create] = brokenOf(run, "createThing", `create id ${X} (past 2^53)`);
+    expect(create?.filter((line) => line.startsWith("created id"))).toEqual([]);
+    expect(brokenOf(run, "getThing", `id ${X} reads back (created)`)).toEqual([[]]);
   });
 
   it("when --id-range is used up, then no id is created", async () => {
@@ -579,6 +653,38 @@ describe("probes", () => {
       named(run, "delete what the run created").map((check) => check.request.target),
     ).toContain(`/things/${X}`);
   });
+
+  it("when a collection has no delete, then its create gets no valid probe, and the notes say why", async () => {
+    deployment.serve(thingsDocument(), conforming);
+
+    const run = await runConformance(
+      options({
+        allowWrites: true,
+        operations: ["listThings", "getThing", "createThing"],
+        probesPerOperation: 6,
+      }),
+    );
+
+    expect(named(run, "probe (valid)").filter((check) => check.request.method === "POST")).toEqual(
+      [],
+    );
+    expect(run.notes).toContain(
+      "createThing: no valid probes, as what it writes has no id to keep in --id-range",
+    );
+  });
+
+  it("when the run has no token, then the secured operations are not probed", async () => {
+    const document = thingsDocument();
+    operationAt(document, "/count", "get")["security"] = [];
+    deployment.serve(document, conforming);
+
+    const run = await runConformance(
+      options({ token: null, operations: ["getThing", "countThings"], probesPerOperation: 3 }),
+    );
+
+    const probed = new Set(named(run, "probe (").map((check) => check.operationId));
+    expect([...probed]).toEqual(["countThings"]);
+  });
 });
 
 /**
@@ -632,6 +738,11 @@ describe("stored data", () => {
       });
       expect(BigInt(/"id":(\d+)/.exec(request.body ?? "")?.[1] ?? 0)).toBeGreaterThan(FIRST);
     }
+    const reads = named(run, "stored data: GET /things/");
+    expect(reads.length).toBeGreaterThan(0);
+    for (const { request } of reads) {
+      expect(request.headers).toEqual({ authorization: `Bearer ${TOKEN}` });
+    }
     expect(
       deployment.seen.filter((request) => request.url.endsWith("&page=2")).length,
     ).toBeGreaterThan(0);
@@ -639,6 +750,43 @@ describe("stored data", () => {
     expect(run.notes.filter((note) => note.startsWith("tags not checked"))).toEqual([
       "tags not checked for dropped members: no key of tags to write",
     ]);
+  });
+
+  it("when a member does not read back as sent, then the finding names it and its table", async () => {
+    const keeping = keepingThings();
+    // Keeps every thing, but answers each read back with its name changed.
+    const renaming: Script = (request) => {
+      const answer = keeping(request);
+      if (request.method !== "GET" || idIn(request.url) === undefined || answer === undefined) {
+        return answer;
+      }
+      return raw(200, String(answer.body).replace(/"name":"[^"]*"/, '"name":"renamed"'));
+    };
+    deployment.serve(thingsAndTagsDocument(), renaming, conforming);
+
+    const run = await runConformance(options({ allowWrites: true }));
+
+    const kept = run.checks.filter((check) => check.operationId === "(stored data)");
+    expect(kept.map(({ name, request, answer }) => ({ name, request, answer }))).toEqual([
+      {
+        name: "every member kept",
+        request: { method: "-", target: "", headers: {} },
+        answer: { status: 0, headers: {}, body: "" },
+      },
+    ]);
+    expect(kept[0]?.broken).toHaveLength(1);
+    expect(kept[0]?.broken[0]).toMatch(
+      /^after the create, things\.name came back as "renamed", not as sent \(".*"\): the member is dropped or changed$/,
+    );
+  });
+
+  it("when the run may not write, then stored data is not checked", async () => {
+    deployment.serve(thingsAndTagsDocument(), keepingThings(), conforming);
+
+    const run = await runConformance(options({}));
+
+    expect(failures(run)).toEqual([]);
+    expect(named(run, "stored data: ")).toEqual([]);
   });
 
   it("when the chosen operations leave out a table's create, then the table is not written", async () => {

@@ -73,6 +73,15 @@ export function thingsDocument(): ThingsDocument {
             "400": { description: "invalid", ...content(ERROR) },
             "409": { description: "taken", ...content(ERROR) },
             ...refusals(),
+            "401": {
+              description: "no token",
+              ...content(ERROR, {
+                unsigned: {
+                  value: { message: "a token is needed" },
+                  "x-request": { body: '{"id":7,"name":"fern"}', credentials: false },
+                },
+              }),
+            },
           },
         },
       },
@@ -149,6 +158,15 @@ export function thingsDocument(): ThingsDocument {
           operationId: "deleteThing",
           responses: {
             "204": { description: "gone" },
+            "400": {
+              description: "a body, where none is taken",
+              ...content(ERROR, {
+                bodied: {
+                  value: { message: "no body is taken" },
+                  "x-request": { target: "/things/7", body: "{}" },
+                },
+              }),
+            },
             "404": { description: "no such thing", ...content(ERROR) },
             ...refusals(),
           },
