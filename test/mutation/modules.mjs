@@ -25,7 +25,7 @@ export const MODULES = {
   "conformance-steps": {
     steps: {
       mutate: ["src/conformance/steps.ts"],
-      tests: ["test/conformance/{conformance,faults,webhooks,hostile-deployment}.test.ts"],
+      tests: ["test/conformance/{conformance,faults,webhooks,hostile-deployment,steps}.test.ts"],
     },
   },
   webhooks: {
