@@ -91,6 +91,9 @@ async function receiver(answering: (request: Request) => void = (r) => r.answer(
       answering(request);
     });
   });
+  // Idle connections are kept open past any test (the sender's keep-alive follows the server's
+  // hint): one that closes was closed by the sender's pool.
+  server.keepAliveTimeout = 600_000;
   server.on("connection", (socket: Socket) => sockets.push(socket));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   closing.push(

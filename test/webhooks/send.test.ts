@@ -51,6 +51,9 @@ async function receiver(answer: (response: ServerResponse) => void) {
       answer(response);
     });
   });
+  // Idle connections are kept open past any test (the sender's keep-alive follows the server's
+  // hint): one that closes was closed by the sender's pool.
+  server.keepAliveTimeout = 600_000;
   server.on("connection", (socket: Socket) => {
     seen.connections++;
     sockets.push(socket);
