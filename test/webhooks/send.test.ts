@@ -259,6 +259,21 @@ describe("sendWebhookAttempt", () => {
     expect(result).toMatchObject({ kind: "failed", error: "connection refused" });
   });
 
+  it.each([
+    ["closes", "the connection closed before an answer"],
+    ["resets", "connection reset"],
+  ] as const)(
+    "when the receiver %s the connection instead of answering, then the attempt fails as %s",
+    async (how, error) => {
+      const hook = await receiver((response) => {
+        if (how === "closes") response.socket?.destroy();
+        else response.socket?.resetAndDestroy();
+      });
+      const result = await sendWebhookAttempt(delivery(hook.url));
+      expect(result).toMatchObject({ kind: "failed", error, timedOut: false });
+    },
+  );
+
   it("when the receiver's headers are too long, then the attempt fails with the error's code and message", async () => {
     const hook = await receiver((response) => {
       response.writeHead(200, { "x-padding": "x".repeat(20 * 1024) }).end();
