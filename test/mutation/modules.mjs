@@ -37,7 +37,7 @@ export const MODULES = {
       mutate: ["src/webhooks/**/*.ts", "!src/webhooks/slots.ts"],
       tests: [
         IN_PROCESS_WEBHOOKS,
-        "test/unit/{claim-loop,retry-schedule,upkeep,deliverer-metrics}.test.ts",
+        "test/unit/{claim-loop,retry-schedule,upkeep,deliverer-metrics,dispatch,deliverer}.test.ts",
       ],
     },
   },

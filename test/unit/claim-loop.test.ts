@@ -200,11 +200,13 @@ describe("the claim loop", () => {
 
   it("when the store keeps failing, then it warns once, tries again each second, and warns again after it has recovered and fails anew", async () => {
     const d = doubles();
-    d.store.nextDueInMs.mockRejectedValue(new Error("store down"));
+    const down = new Error("store down");
+    d.store.nextDueInMs.mockRejectedValue(down);
     loop = d.start();
     await settle();
-    expect(d.warn).toHaveBeenCalledTimes(1);
-    expect(d.warn.mock.calls[0]?.[1]).toBe("webhook deliveries cannot be claimed; retrying");
+    expect(d.warn.mock.calls).toEqual([
+      [{ err: down }, "webhook deliveries cannot be claimed; retrying"],
+    ]);
     await vi.advanceTimersByTimeAsync(999);
     expect(d.store.nextDueInMs).toHaveBeenCalledTimes(1);
     await vi.advanceTimersByTimeAsync(1);
@@ -262,6 +264,25 @@ describe("the claim loop", () => {
     });
     loop = d.start();
     await settle();
+    expect(d.claims).toHaveLength(2);
+  });
+
+  it("when a slot comes free during a claim that followed a poll, then the wait after it ends at once too", async () => {
+    const d = doubles();
+    d.state.due = null;
+    let freed = false;
+    d.answer(() => {
+      if (!freed) {
+        freed = true;
+        loop?.slotFreed();
+      }
+      return [delivery("a", "e1")];
+    });
+    loop = d.start();
+    await settle();
+    d.state.due = 0;
+    // The poll's wait ends on its own; the claim after it is woken during.
+    await vi.advanceTimersByTimeAsync(POLL_MS);
     expect(d.claims).toHaveLength(2);
   });
 

@@ -27,6 +27,9 @@ describe("refusedAddress", () => {
     // The deprecated IPv4-compatible form (::127.0.0.1, which ipaddr.js reads as mapped).
     ["::7f00:1", "a reserved address"],
     ["::127.0.0.1", "a loopback address"],
+    // Ranges without a name of ours are refused by the name ipaddr.js gives them.
+    ["2002::1", "a special-purpose address (6to4)"],
+    ["2001::1", "a special-purpose address (teredo)"],
   ])("when the address is %s, then it is refused as %s", (ip, why) => {
     expect(refusedAddress(ip)).toBe(why);
   });

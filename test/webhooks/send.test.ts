@@ -2,17 +2,20 @@
 // attempt ends (an answer, a redirect not followed, a timeout, an endless answer, a refused
 // address, an abort).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { type AddressInfo, connect } from "node:net";
+import { type AddressInfo, connect, createServer as createTcpServer, type Socket } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { newWebhookSecret } from "../../src/store/webhooks.ts";
 import {
+  closePool,
   closeWebhookConnections,
   lookupRefusing,
+  MAX_ANSWER_BYTES,
   sendWebhookAttempt,
 } from "../../src/webhooks/send.ts";
 import { signatureHeaders } from "../../src/webhooks/signature.ts";
 
 interface Received {
+  method: string | undefined;
   headers: IncomingMessage["headers"];
   body: string;
 }
@@ -28,23 +31,43 @@ afterEach(async () => {
   );
 });
 
-/** A receiver answering with `answer`; what it received and how many connections it saw. */
+/**
+ * A receiver answering with `answer`; what it received, how many connections it saw, and when
+ * the n-th of them (from 0) has closed.
+ */
 async function receiver(answer: (response: ServerResponse) => void) {
   const received: Received[] = [];
   const seen = { connections: 0 };
+  const sockets: Socket[] = [];
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
-      received.push({ headers: request.headers, body: Buffer.concat(chunks).toString("utf8") });
+      received.push({
+        method: request.method,
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+      });
       answer(response);
     });
   });
-  server.on("connection", () => seen.connections++);
+  // Idle connections are kept open past any test (the sender's keep-alive follows the server's
+  // hint): one that closes was closed by the sender's pool.
+  server.keepAliveTimeout = 600_000;
+  server.on("connection", (socket: Socket) => {
+    seen.connections++;
+    sockets.push(socket);
+  });
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
-  return { url: `http://127.0.0.1:${port}/hook`, port, received, seen };
+  const closed = (n: number) =>
+    new Promise<void>((resolve) => {
+      const socket = sockets[n];
+      if (socket === undefined || socket.closed) resolve();
+      else socket.once("close", () => resolve());
+    });
+  return { url: `http://127.0.0.1:${port}/hook`, port, received, seen, closed };
 }
 
 function delivery(url: string, more: { timeoutMs?: number; allowPrivate?: boolean } = {}) {
@@ -72,6 +95,7 @@ describe("sendWebhookAttempt", () => {
     expect(result).toMatchObject({ kind: "answered", status: 200 });
     expect(hook.received).toHaveLength(1);
     const [got] = hook.received;
+    expect(got?.method).toBe("POST");
     expect(got?.body).toBe(attempt.body);
     expect(got?.headers).toMatchObject({ ...attempt.headers, "content-type": "application/json" });
   });
@@ -116,7 +140,40 @@ describe("sendWebhookAttempt", () => {
   it("when the receiver never answers, then the attempt fails as timed out", async () => {
     const hook = await receiver(() => {});
     const result = await sendWebhookAttempt(delivery(hook.url, { timeoutMs: 300 }));
-    expect(result).toMatchObject({ kind: "failed", error: "timed out after 300 ms" });
+    expect(result).toMatchObject({
+      kind: "failed",
+      error: "timed out after 300 ms",
+      timedOut: true,
+    });
+  });
+
+  it("when the receiver never answers and a stop signal is given but never used, then the attempt still times out", async () => {
+    const hook = await receiver(() => {});
+    const result = await sendWebhookAttempt({
+      ...delivery(hook.url, { timeoutMs: 100 }),
+      signal: new AbortController().signal,
+    });
+    expect(result).toMatchObject({
+      kind: "failed",
+      error: "timed out after 100 ms",
+      timedOut: true,
+    });
+  });
+
+  it("when the answer's body is exactly 64 KiB, then it is read and the connection carries the next attempt; one byte more and the connection is dropped", async () => {
+    let size = MAX_ANSWER_BYTES;
+    const hook = await receiver((response) => {
+      response.writeHead(200, { "content-length": size }).end(Buffer.alloc(size, "x"));
+    });
+    // One connection in the pool: the next attempt waits for it rather than opening another.
+    const attempt = { ...delivery(hook.url), pool: { key: "ep_answers", connections: 1 } };
+    expect(await sendWebhookAttempt(attempt)).toMatchObject({ status: 200 });
+    expect(await sendWebhookAttempt(attempt)).toMatchObject({ status: 200 });
+    expect(hook.seen.connections).toBe(1);
+    size = MAX_ANSWER_BYTES + 1;
+    expect(await sendWebhookAttempt(attempt)).toMatchObject({ status: 200 });
+    expect(await sendWebhookAttempt(attempt)).toMatchObject({ status: 200 });
+    expect(hook.seen.connections).toBe(2);
   });
 
   it("when the answer never ends, then at most 64 KiB is read and the connection is dropped", async () => {
@@ -180,6 +237,8 @@ describe("sendWebhookAttempt", () => {
 
   it("when the receiver answers after the clock has moved on, then the attempt's duration is the time from sending to the answer", async () => {
     vi.useFakeTimers({ toFake: ["performance"] });
+    // The clock does not start at 0: the duration is a difference, not a reading.
+    vi.advanceTimersByTime(10_000);
     try {
       const hook = await receiver((response) => {
         vi.advanceTimersByTime(1234);
@@ -199,6 +258,87 @@ describe("sendWebhookAttempt", () => {
     const result = await sendWebhookAttempt(delivery(hook.url));
     expect(result).toMatchObject({ kind: "failed", error: "connection refused" });
   });
+
+  it.each([
+    ["closes", "the connection closed before an answer"],
+    ["resets", "connection reset"],
+  ] as const)(
+    "when the receiver %s the connection instead of answering, then the attempt fails as %s",
+    async (how, error) => {
+      const hook = await receiver((response) => {
+        if (how === "closes") response.socket?.destroy();
+        else response.socket?.resetAndDestroy();
+      });
+      const result = await sendWebhookAttempt(delivery(hook.url));
+      expect(result).toMatchObject({ kind: "failed", error, timedOut: false });
+    },
+  );
+
+  it("when the receiver's headers are too long, then the attempt fails with the error's code and message", async () => {
+    const hook = await receiver((response) => {
+      response.writeHead(200, { "x-padding": "x".repeat(20 * 1024) }).end();
+    });
+    const result = await sendWebhookAttempt(delivery(hook.url));
+    expect(result).toMatchObject({
+      kind: "failed",
+      error: "UND_ERR_HEADERS_OVERFLOW: Headers Overflow Error",
+      timedOut: false,
+    });
+  });
+
+  it("when the answer is not HTTP, then the attempt fails with the parser's message (it has no code)", async () => {
+    const garbage = createTcpServer((socket) => {
+      socket.resume();
+      socket.end("garbage\r\n\r\n");
+    });
+    await new Promise<void>((resolve) => garbage.listen(0, "127.0.0.1", resolve));
+    const { port } = garbage.address() as AddressInfo;
+    const result = await sendWebhookAttempt(delivery(`http://127.0.0.1:${port}/hook`));
+    await new Promise((resolve) => garbage.close(resolve));
+    expect(result).toMatchObject({ kind: "failed", timedOut: false });
+    expect(result.kind === "failed" && result.error).toMatch(
+      /^Response does not match the HTTP\/1\.1 protocol/,
+    );
+  });
+
+  it("when the host name does not resolve and private addresses are not allowed, then the lookup's failure is the attempt's", async () => {
+    // .invalid never resolves (RFC 6761); offline, the lookup fails as a DNS failure instead.
+    const url = "https://nothing-here.invalid/hook";
+    const result = await sendWebhookAttempt(delivery(url, { allowPrivate: false }));
+    expect(result).toMatchObject({ kind: "failed", timedOut: false });
+    expect(result.kind === "failed" && result.error).toMatch(
+      /^(the host was not found|the host name could not be resolved \(DNS failure\))$/,
+    );
+  });
+});
+
+describe("the connection pools", () => {
+  const pooled = (url: string, key: string) => ({
+    ...delivery(url),
+    pool: { key, connections: 1 },
+  });
+
+  it("when one pool is closed, then its connection closes and its next attempt opens another, while other pools keep theirs", async () => {
+    const hook = await receiver((response) => response.end());
+    expect(await sendWebhookAttempt(pooled(hook.url, "ep_a"))).toMatchObject({ status: 200 });
+    expect(await sendWebhookAttempt(pooled(hook.url, "ep_b"))).toMatchObject({ status: 200 });
+    expect(hook.seen.connections).toBe(2);
+    await closePool("ep_a");
+    expect(await sendWebhookAttempt(pooled(hook.url, "ep_a"))).toMatchObject({ status: 200 });
+    expect(await sendWebhookAttempt(pooled(hook.url, "ep_b"))).toMatchObject({ status: 200 });
+    expect(hook.seen.connections).toBe(3);
+    await hook.closed(0);
+  }, 5_000);
+
+  it("when every pool is closed, then every connection closes and the next attempt opens another", async () => {
+    const hook = await receiver((response) => response.end());
+    expect(await sendWebhookAttempt(pooled(hook.url, "ep_c"))).toMatchObject({ status: 200 });
+    expect(await sendWebhookAttempt(delivery(hook.url))).toMatchObject({ status: 200 });
+    await closeWebhookConnections();
+    expect(await sendWebhookAttempt(pooled(hook.url, "ep_c"))).toMatchObject({ status: 200 });
+    expect(hook.seen.connections).toBe(3);
+    await Promise.all([hook.closed(0), hook.closed(1)]);
+  }, 5_000);
 });
 
 describe("lookupRefusing", () => {
