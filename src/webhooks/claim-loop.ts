@@ -127,10 +127,13 @@ function createPause(): { for(ms: number): Promise<void>; wake(): void } {
   };
 }
 
-/** Of endpoint ids taken in turn after `after` (then round from the first), the last one. */
+/**
+ * Of endpoint ids taken in turn after `after` (then round from the first), the last one: the
+ * largest of those that came round, if any did, else the largest.
+ */
 function lastInTurn(ids: readonly string[], after: string | undefined): string | undefined {
-  const later = ids.filter((id) => after === undefined || id > after);
-  const pool = later.length > 0 ? later : ids;
+  const round = ids.filter((id) => after !== undefined && id <= after);
+  const pool = round.length > 0 ? round : ids;
   return pool.reduce<string | undefined>(
     (last, id) => (last === undefined || id > last ? id : last),
     undefined,

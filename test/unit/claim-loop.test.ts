@@ -164,12 +164,13 @@ describe("the claim loop", () => {
     expect(d.dispatch.pump).toHaveBeenCalledTimes(1);
   });
 
-  it("when claims follow one another, then each starts after the last endpoint of the one before, round from the first", async () => {
+  it("when claims follow one another, then each starts after the last endpoint of the one before, and one that came round is that last", async () => {
     const d = doubles();
     const answers = [
       [delivery("a", "e1"), delivery("b", "e3"), delivery("c", "e2")],
+      // After e3: e4, then round to e1, so the next claim starts at e2, not at e1 again.
       [delivery("d", "e4"), delivery("e", "e1")],
-      [delivery("f", "e1"), delivery("g", "e2")],
+      [delivery("f", "e2"), delivery("g", "e3")],
     ];
     d.answer(() => answers.shift() ?? []);
     loop = d.start();
@@ -177,7 +178,7 @@ describe("the claim loop", () => {
     await vi.advanceTimersByTimeAsync(POLL_MS);
     await vi.advanceTimersByTimeAsync(POLL_MS);
     await vi.advanceTimersByTimeAsync(POLL_MS);
-    expect(d.claims.map((claim) => claim.after)).toEqual([undefined, "e3", "e4", "e2"]);
+    expect(d.claims.map((claim) => claim.after)).toEqual([undefined, "e3", "e1", "e3"]);
   });
 
   it("when a claim fills the room, then it claims again at once; when it does not, it waits a poll", async () => {
