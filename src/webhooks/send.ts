@@ -147,9 +147,11 @@ function checkedConnector(): buildConnector.connector {
  */
 export function lookupRefusing(
   refused: (addresses: readonly string[]) => string | undefined,
+  // Another resolver: a test's, which fails as a name that does not resolve (tests stay offline).
+  resolve: typeof dnsLookup = dnsLookup,
 ): LookupFunction {
   return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+    resolve(hostname, { ...options, all: true }, (error, addresses) => {
       if (error !== null) return callback(error, "");
       const why = refused(addresses.map((a) => a.address));
       if (why !== undefined) return callback(new RefusedAddressError(why), "");

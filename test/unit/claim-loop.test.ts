@@ -171,6 +171,8 @@ describe("the claim loop", () => {
       // After e3: e4, then round to e1, so the next claim starts at e2, not at e1 again.
       [delivery("d", "e4"), delivery("e", "e1")],
       [delivery("f", "e2"), delivery("g", "e3")],
+      // After e3 all the way round to e3 itself: the next claim starts after e3 again.
+      [delivery("h", "e4"), delivery("i", "e1"), delivery("j", "e3")],
     ];
     d.answer(() => answers.shift() ?? []);
     loop = d.start();
@@ -178,7 +180,8 @@ describe("the claim loop", () => {
     await vi.advanceTimersByTimeAsync(POLL_MS);
     await vi.advanceTimersByTimeAsync(POLL_MS);
     await vi.advanceTimersByTimeAsync(POLL_MS);
-    expect(d.claims.map((claim) => claim.after)).toEqual([undefined, "e3", "e1", "e3"]);
+    await vi.advanceTimersByTimeAsync(POLL_MS);
+    expect(d.claims.map((claim) => claim.after)).toEqual([undefined, "e3", "e1", "e3", "e3"]);
   });
 
   it("when a claim fills the room, then it claims again at once; when it does not, it waits a poll", async () => {

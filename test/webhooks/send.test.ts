@@ -1,6 +1,7 @@
 // One delivery attempt against real receivers on 127.0.0.1: what they receive, and every way an
 // attempt ends (an answer, a redirect not followed, a timeout, an endless answer, a refused
 // address, an abort).
+import type { lookup as dnsLookup } from "node:dns";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { type AddressInfo, connect, createServer as createTcpServer, type Socket } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -343,6 +344,23 @@ describe("lookupRefusing", () => {
       });
       socket.once("error", (error) => resolve(error.message));
     });
+
+  it("when the name does not resolve, then the resolver's error is the lookup's, and nothing is refused", async () => {
+    const notFound = Object.assign(new Error("getaddrinfo ENOTFOUND nowhere"), {
+      code: "ENOTFOUND",
+    });
+    const refused = vi.fn(() => "never asked");
+    const failing = ((_name: string, _options: object, callback: (error: Error) => void) =>
+      callback(notFound)) as unknown as typeof dnsLookup;
+    const lookup = lookupRefusing(refused, failing);
+
+    const got = await new Promise<unknown[]>((resolve) =>
+      lookup("nowhere", { family: 0 }, (...args: unknown[]) => resolve(args)),
+    );
+
+    expect(got[0]).toBe(notFound);
+    expect(refused).not.toHaveBeenCalled();
+  });
 
   // The refusing path is covered above; here, that an allowed name connects whichever way net
   // asks (one address, or all of them when it races families).
