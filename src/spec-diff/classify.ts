@@ -280,8 +280,9 @@ function type(diff: Diff, place: Place): Verdict {
   const before = types(diff.before);
   const after = types(diff.after);
   const what = `type ${change(diff)}`;
-  const widened = before.size > 0 && covered(before, after);
-  const narrowed = after.size > 0 && covered(after, before);
+  // No type at all allows any value.
+  const widened = after.size === 0 || (before.size > 0 && covered(before, after));
+  const narrowed = before.size === 0 || (after.size > 0 && covered(after, before));
   if (place.flow === "written") {
     return widened
       ? { ...ADDITION, what, why: "compatible (more is accepted)" }

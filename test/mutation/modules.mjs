@@ -15,7 +15,7 @@ export const MODULES = {
   "spec-diff": {
     classify: {
       mutate: ["src/spec-diff/{classify,diff,webhook-events}.ts"],
-      tests: ["test/spec-diff/classify.test.ts"],
+      tests: ["test/spec-diff/{classify,rules,places}.test.ts"],
     },
     command: {
       mutate: ["src/spec-diff/**/*.ts", "!src/spec-diff/{classify,diff,webhook-events}.ts"],
