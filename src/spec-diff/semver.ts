@@ -24,7 +24,6 @@ const ORDER: readonly Bump[] = ["patch", "minor", "major"];
 export function neededBump(changes: readonly Change[]): Bump | undefined {
   let needed: Bump | undefined;
   for (const { bump } of changes) {
-    // Stryker disable next-line EqualityOperator: on a tie the bump replaces an equal one
     if (needed === undefined || ORDER.indexOf(bump) > ORDER.indexOf(needed)) needed = bump;
   }
   return needed;

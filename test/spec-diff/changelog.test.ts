@@ -96,9 +96,11 @@ describe("the API changelog", () => {
   });
 
   it("when the working version is newer than every release, then it comes last; else the releases alone", () => {
+    // Three, so that the last is not also the second.
     const releases = [
       { version: "1.2.0", document: "a" },
-      { version: "1.10.0", document: "b" },
+      { version: "1.9.0", document: "b" },
+      { version: "1.10.0", document: "c" },
     ];
     const working = (version: string) => ({ version, document: "w" });
 
