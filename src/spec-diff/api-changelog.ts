@@ -17,15 +17,17 @@ export function renderApiChangelog(): string {
   const current = parseYaml(readFileSync(documentPath, "utf8")) as {
     info: { title: string; version: string };
   };
-  const releases = readReleases();
+  const working = { version: current.info.version, document: current };
+  return changelog(current.info.title, changelogVersions(working, readReleases()));
+}
+
+/** The releases, oldest first, then the working document when its version is newer than all. */
+export function changelogVersions(working: Release, releases: readonly Release[]): Release[] {
   const last = releases.at(-1);
   const unreleased =
     last === undefined ||
-    compareVersions(parseVersion(current.info.version), parseVersion(last.version)) > 0;
-  const versions: Release[] = unreleased
-    ? [...releases, { version: current.info.version, document: current }]
-    : releases;
-  return changelog(current.info.title, versions);
+    compareVersions(parseVersion(working.version), parseVersion(last.version)) > 0;
+  return unreleased ? [...releases, working] : [...releases];
 }
 
 let read: string | undefined;

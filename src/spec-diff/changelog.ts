@@ -31,7 +31,8 @@ export function changelog(title: string, versions: readonly Release[]): string {
   return `# ${title}: API changelog\n\n${sections.reverse().join("\n")}`;
 }
 
-function section(version: string, previous: string, changes: readonly Change[]): string {
+/** One version's section: its changes against `previous`, by severity, wording in one line. */
+export function section(version: string, previous: string, changes: readonly Change[]): string {
   const parts = [`## ${version}\n\nChanges since ${previous}.\n`];
   for (const [severity, heading] of HEADINGS) {
     const items = changes.filter(

@@ -44,7 +44,7 @@ interface Compared {
   changes: Change[];
   versionProblem: string | undefined;
   /** Where the head's version stands among the releases. */
-  release: { last: string | null; headReleased: boolean; headUnreleased: boolean };
+  release: { last: string | null; headUnreleased: boolean };
 }
 
 /** Runs the command; resolves to its exit status. */
@@ -104,9 +104,11 @@ function compare(values: { base?: string; ref?: string; head?: string }): Compar
 
 function releaseStanding(version: string, releases: readonly Release[]): Compared["release"] {
   const last = releases.at(-1)?.version ?? null;
-  const headReleased = releases.some((release) => release.version === version);
-  const ahead = last === null || compareVersions(parseVersion(version), parseVersion(last)) > 0;
-  return { last, headReleased, headUnreleased: !headReleased && ahead };
+  // Releases are sorted: a version above the last is released by none, and one at or below it
+  // is not the next release, whether it was released or not.
+  const headUnreleased =
+    last === null || compareVersions(parseVersion(version), parseVersion(last)) > 0;
+  return { last, headUnreleased };
 }
 
 function readDocument(path: string, name: string): Versioned {
@@ -143,6 +145,7 @@ function baseline(
         cwd: root,
         encoding: "utf8",
         maxBuffer: GIT_SHOW_LIMIT,
+        // Stryker disable next-line ArrayDeclaration: piped by default; only the first line of git's error is kept, and git reads no input
         stdio: ["ignore", "pipe", "ignore"],
       });
     } catch (error) {
@@ -168,6 +171,7 @@ export function resolveRef(ref: string): string {
     return execFileSync(
       "git",
       ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`],
+      // Stryker disable next-line ArrayDeclaration: piped by default; --quiet has git write no error, and it reads no input
       { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] },
     ).trim();
   } catch {

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { documentPath } from "../../src/openapi/document.ts";
-import { specDiff } from "../../src/spec-diff/command.ts";
+import { resolveRef, specDiff } from "../../src/spec-diff/command.ts";
 import { readReleases } from "../../src/spec-diff/releases.ts";
 import { aliasBomb, withExternalRef } from "../helpers/hostile-yaml.ts";
 import { runToExit } from "../helpers/run-process.ts";
@@ -115,11 +115,15 @@ describe("npm run spec:diff", () => {
     });
   });
 
-  it("when --ref names a commit, then the baseline is openapi/plants.yaml there", () => {
-    const result = run("--ref", "HEAD", "--head", base);
+  it("when --ref names a commit, then the baseline is openapi/plants.yaml there, against the working one", () => {
+    const result = run("--ref", "HEAD");
 
     expect(result.code, result.err).toBeLessThan(2);
-    expect(result.out).toMatch(/against HEAD:openapi\/plants\.yaml \(\d+\.\d+\.\d+\)/);
+    expect(result.out).toMatch(
+      new RegExp(
+        `^openapi/plants\\.yaml \\(${current.info.version.replaceAll(".", "\\.")}\\) against HEAD:openapi/plants\\.yaml \\(\\d+\\.\\d+\\.\\d+\\):\n`,
+      ),
+    );
   });
 
   it("when --ref names nothing in the repository, then it is a usage mistake", () => {
@@ -163,5 +167,141 @@ describe("npm run spec:diff", () => {
     expect(bombed.err).toMatch(/Excessive alias count/);
     expect(referenced.code).toBe(2);
     expect(referenced.err).toMatch(/a \$ref to "https:\/\/example\.com\/schema\.yaml"/);
+  });
+
+  it("when a --ref starts with a dash or holds a space or a control character, then it never reaches git", () => {
+    for (const ref of [
+      "",
+      "-",
+      "--output=x",
+      "-HEAD",
+      "HEAD x",
+      "HEAD\tx",
+      "HEAD\nx",
+      "HEAD\u0007",
+    ]) {
+      expect(() => resolveRef(ref), JSON.stringify(ref)).toThrow(
+        `--ref takes a git commit, branch or tag, not ${JSON.stringify(ref)}`,
+      );
+    }
+  });
+
+  it("when a --ref only holds a dash after its start, then git is asked, and a commit it names is the answer", () => {
+    expect(() => resolveRef("no-such-branch-")).toThrow(
+      '--ref "no-such-branch-" names no commit of this repository',
+    );
+    expect(resolveRef("HEAD")).toMatch(/^[0-9a-f]{40,64}$/);
+  });
+
+  it("when an argument is not an option, then it is a usage mistake", () => {
+    const result = run("stray");
+
+    expect(result).toMatchObject({ code: 2, out: "" });
+    expect(result.err).toMatch(/^spec:diff: Unexpected argument 'stray'/);
+  });
+
+  it("when the head cannot be read or is not a document, then it says which and exits 2", () => {
+    const missing = join(dir, "missing.yaml");
+    const words = join(dir, "words.yaml");
+    writeFileSync(words, "just some words\n");
+
+    const unread = run("--head", missing);
+    const scalar = run("--head", words);
+
+    expect(unread).toMatchObject({ code: 2, out: "" });
+    expect(unread.err).toMatch(
+      new RegExp(`^spec:diff: cannot read ${missing.replaceAll(".", "\\.")}: ENOENT`),
+    );
+    expect(scalar).toEqual({
+      code: 2,
+      out: "",
+      err: `spec:diff: ${words} is not an OpenAPI document\n`,
+    });
+  });
+});
+
+// The report's lines, from small documents (a diff of the whole document costs a fraction of a
+// second); a baseline at the last release's version stands for that release.
+describe("npm run spec:diff's report", () => {
+  const operation = (operationId: string) => ({
+    get: { operationId, responses: { "200": { description: "ok" } } },
+  });
+  const removed = "  breaking: `getA`: operation removed — breaking for clients that call it";
+  const added = "  compatible: `getB`: operation added — compatible";
+  const keeps = "`npm run spec:release` keeps it as released.";
+
+  /** A small document with these operations (by path), written to a file; its path. */
+  function small(name: string, version: string, operations: Record<string, string>): string {
+    const paths = Object.fromEntries(
+      Object.entries(operations).map(([path, id]) => [path, operation(id)]),
+    );
+    const path = join(dir, name);
+    writeFileSync(path, stringify({ openapi: "3.1.0", info: { title: "T", version }, paths }));
+    return path;
+  }
+
+  const released = small("small-released.yaml", lastRelease, { "/a": "getA" });
+
+  it("when the head is at the last release's version and unchanged, then it says only that", () => {
+    const head = small("small-same.yaml", lastRelease, { "/a": "getA" });
+
+    expect(run("--base", released, "--head", head)).toEqual({
+      code: 0,
+      out: `${head} (${lastRelease}) against ${released} (${lastRelease}):\n  no change\ninfo.version is raised enough.\n`,
+      err: "",
+    });
+  });
+
+  it("when the head is an unreleased version with no change yet, then it says it holds none", () => {
+    const head = small("small-ahead.yaml", "99.0.0", { "/a": "getA" });
+
+    expect(run("--base", released, "--head", head)).toEqual({
+      code: 0,
+      out: [
+        `${head} (99.0.0) against ${released} (${lastRelease}):`,
+        "  no change",
+        `99.0.0 is not released yet (the last release is ${lastRelease}): it holds no change yet. ${keeps}`,
+        "info.version is raised enough.\n",
+      ].join("\n"),
+      err: "",
+    });
+  });
+
+  it("when the unreleased version holds changes, then it counts them by severity", () => {
+    const head = small("small-two.yaml", "99.0.0", { "/b": "getB" });
+
+    expect(run("--base", released, "--head", head)).toEqual({
+      code: 1,
+      out: [
+        `${head} (99.0.0) against ${released} (${lastRelease}):`,
+        removed,
+        added,
+        `99.0.0 is not released yet (the last release is ${lastRelease}): it holds the 2 changes above (1 breaking, 1 compatible). ${keeps}`,
+        "info.version is raised enough.\n",
+      ].join("\n"),
+      err: "",
+    });
+  });
+
+  it("when the unreleased version holds one change, then it says so in the singular", () => {
+    const head = small("small-one.yaml", "99.0.0", { "/a": "getA", "/b": "getB" });
+
+    expect(run("--base", released, "--head", head).out).toContain(
+      `99.0.0 is not released yet (the last release is ${lastRelease}): it holds the 1 change above (1 compatible). ${keeps}`,
+    );
+  });
+
+  it("when the baseline is not the last release, then it points to a diff against that for what the version holds", () => {
+    const older = small("small-older.yaml", "0.9.0", { "/a": "getA" });
+    const head = small("small-ahead.yaml", "99.0.0", { "/a": "getA" });
+
+    expect(run("--base", older, "--head", head).out).toBe(
+      [
+        `${head} (99.0.0) against ${older} (0.9.0):`,
+        "  no change",
+        `99.0.0 is not released yet (the last release is ${lastRelease}): compare it with the last release (npm run spec:diff) for what it holds. ${keeps}`,
+        "info.version is raised enough.\n",
+      ].join("\n"),
+    );
   });
 });
