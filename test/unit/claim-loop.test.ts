@@ -256,8 +256,8 @@ describe("the claim loop", () => {
     expect(d.claims).toHaveLength(1);
   });
 
-  it("when a slot comes free during a claim, then the wait after it ends at once", async () => {
-    const d = doubles();
+  /** The first claim frees a slot while it runs (an attempt ended meanwhile). */
+  const freeASlotDuringTheFirstClaim = (d: ReturnType<typeof doubles>): void => {
     let freed = false;
     d.answer(() => {
       if (!freed) {
@@ -266,6 +266,11 @@ describe("the claim loop", () => {
       }
       return [delivery("a", "e1")];
     });
+  };
+
+  it("when a slot comes free during a claim, then the wait after it ends at once", async () => {
+    const d = doubles();
+    freeASlotDuringTheFirstClaim(d);
     loop = d.start();
     await settle();
     expect(d.claims).toHaveLength(2);
@@ -274,14 +279,7 @@ describe("the claim loop", () => {
   it("when a slot comes free during a claim that followed a poll, then the wait after it ends at once too", async () => {
     const d = doubles();
     d.state.due = null;
-    let freed = false;
-    d.answer(() => {
-      if (!freed) {
-        freed = true;
-        loop?.slotFreed();
-      }
-      return [delivery("a", "e1")];
-    });
+    freeASlotDuringTheFirstClaim(d);
     loop = d.start();
     await settle();
     d.state.due = 0;
