@@ -2,8 +2,6 @@
 // and a real receiver on 127.0.0.1: the owner its claims are held under, the warnings of its
 // parts reaching its log, and an attempt's end waking the claim loop. Every wait is for a call
 // the store double or the log sees.
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { hostname } from "node:os";
 import { Registry } from "prom-client";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -15,6 +13,7 @@ import {
 } from "../../src/store/webhooks.ts";
 import { type Deliverer, startDeliverer } from "../../src/webhooks/deliverer.ts";
 import { closeWebhookConnections } from "../../src/webhooks/send.ts";
+import { startReceiver } from "../helpers/webhook-receiver.ts";
 
 const SETTINGS = {
   timeoutMs: 10_000,
@@ -104,19 +103,8 @@ describe("the deliverer", () => {
   });
 
   it("when an attempt ends, then the claim loop claims again at once rather than after its poll", async () => {
-    const server = createServer((request, response) => {
-      request.resume();
-      request.on("end", () => response.end());
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    closing.push(
-      () =>
-        new Promise<void>((resolve) => {
-          server.closeAllConnections();
-          server.close(() => resolve());
-        }),
-    );
-    const { port } = server.address() as AddressInfo;
+    const receiver = await startReceiver();
+    closing.push(() => receiver.close());
     const store = storeDouble();
     store.nextDueInMs.mockResolvedValue(0);
     store.claim.mockResolvedValueOnce([
@@ -124,7 +112,7 @@ describe("the deliverer", () => {
         id: "msg_1",
         event: "newPlant",
         endpointId: "ep_1",
-        url: `http://127.0.0.1:${port}/hook`,
+        url: receiver.url,
         body: "{}",
         attempts: 0,
         secrets: [newWebhookSecret()],
