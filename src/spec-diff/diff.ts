@@ -242,7 +242,7 @@ interface ParameterFacts {
 
 function parameterAt(diff: Diff, at: string[], sides: Sides): ParameterFacts {
   const whole = diff.path.length === at.length ? (diff.after ?? diff.before) : undefined;
-  // api-smart-diff lists an operation's parameters after its path's, as they apply.
+  // api-smart-diff lists an operation's own parameters, then its path's (transformPathItems).
   const [section = "", name = "", method = ""] = at;
   const index = Number(at.at(-1));
   const listed = (document: Json): unknown => {
@@ -250,7 +250,7 @@ function parameterAt(diff: Diff, at: string[], sides: Sides): ParameterFacts {
     const shared = (item?.["parameters"] ?? []) as unknown[];
     if (!METHODS.has(method)) return shared[index];
     const own = ((item?.[method] as Json | undefined)?.["parameters"] ?? []) as unknown[];
-    return [...shared, ...own][index];
+    return [...own, ...shared][index];
   };
   const parameter = (whole ??
     (diff.action === "add" ? listed(sides.after) : listed(sides.before)) ??

@@ -65,6 +65,8 @@ const BASE: Doc = {
   },
 };
 
+const EVENT = { type: "thing.made", table: "things", on: "insert" };
+
 const changed = (
   severity: Change["severity"],
   bump: Change["bump"],
@@ -74,7 +76,7 @@ const changed = (
 ): Change => ({ severity, bump, operation, sentence, pointer });
 
 describe("diffDocuments", () => {
-  it.each<[string, (d: Doc) => void, Change[]]>([
+  it.each<[string, (d: Doc) => void, Change[], ((d: Doc) => void)?]>([
     [
       "the request body is removed",
       (d) => {
@@ -520,10 +522,753 @@ describe("diffDocuments", () => {
         ),
       ],
     ],
-  ])("when %s, then each change is placed and said as the rules say", (_name, edit, expected) => {
-    const after = structuredClone(BASE);
-    edit(after);
+    [
+      "a webhook declares its event",
+      (d) => {
+        d.webhooks.thingMade.post["x-event"] = EVENT;
+      },
+      [
+        changed(
+          "possibly breaking",
+          "minor",
+          "thingMadeWebhook",
+          'webhook `thingMadeWebhook`: `x-event` set to `{"type":"thing.made","table":"things","on":"insert"}` — possibly breaking for receivers whose endpoints do not subscribe to it: they stop getting it',
+          "/webhooks/thingMade/post/x-event",
+        ),
+      ],
+    ],
+    [
+      "a webhook's event type changes",
+      (d) => {
+        d.webhooks.thingMade.post["x-event"].type = "thing.born";
+      },
+      [
+        changed(
+          "breaking",
+          "major",
+          "thingMadeWebhook",
+          "webhook `thingMadeWebhook`: `x-event` changed from `thing.made` to `thing.born` — breaking for endpoints subscribed by event type: who is sent it changes",
+          "/webhooks/thingMade/post/x-event/type",
+        ),
+      ],
+      (d) => {
+        d.webhooks.thingMade.post["x-event"] = structuredClone(EVENT);
+      },
+    ],
+    [
+      "a webhook's event is dropped",
+      (d) => {
+        delete d.webhooks.thingMade.post["x-event"];
+      },
+      [
+        changed(
+          "breaking",
+          "major",
+          "thingMadeWebhook",
+          'webhook `thingMadeWebhook`: `x-event` `{"type":"thing.made","table":"things","on":"insert"}` removed — breaking for endpoints subscribed by event type: who is sent it changes',
+          "/webhooks/thingMade/post/x-event",
+        ),
+      ],
+      (d) => {
+        d.webhooks.thingMade.post["x-event"] = structuredClone(EVENT);
+      },
+    ],
+    [
+      "a webhook with an event and no operationId is added",
+      (d) => {
+        d.webhooks.thingGone = {
+          post: { "x-event": EVENT, responses: { "200": { description: "ok" } } },
+        };
+      },
+      [
+        changed(
+          "compatible",
+          "minor",
+          "POST",
+          "webhook `POST thingGone`: webhook added — compatible (sent only to endpoints that subscribe)",
+          "/webhooks/thingGone/post",
+        ),
+      ],
+    ],
+    [
+      "a webhook without an event is added",
+      (d) => {
+        d.webhooks.thingGone = {
+          post: { operationId: "thingGoneWebhook", responses: { "200": { description: "ok" } } },
+        };
+      },
+      [
+        changed(
+          "breaking",
+          "major",
+          "thingGoneWebhook",
+          "webhook `thingGoneWebhook`: webhook added — breaking: without `x-event` it is sent to every registered endpoint, and their receivers do not know it",
+          "/webhooks/thingGone/post",
+        ),
+      ],
+    ],
+    [
+      "a webhook without an operationId is removed",
+      (d) => {
+        delete d.webhooks.thingMade;
+      },
+      [
+        changed(
+          "breaking",
+          "major",
+          "POST",
+          "webhook `POST thingMade`: webhook removed — breaking for receivers that handle it",
+          "/webhooks/thingMade/post",
+        ),
+      ],
+      (d) => {
+        delete d.webhooks.thingMade.post.operationId;
+      },
+    ],
+    [
+      "an operation's description changes",
+      (d) => {
+        d.paths["/things"].get.description = "All of them";
+      },
+      [
+        changed(
+          "compatible",
+          "patch",
+          "listThings",
+          "`listThings`: description changed — wording only",
+          "/paths/~1things/get/description",
+        ),
+      ],
+    ],
+    [
+      "a webhook's summary changes",
+      (d) => {
+        d.webhooks.thingMade.summary = "Made";
+      },
+      [
+        changed(
+          "compatible",
+          "patch",
+          "thingMade",
+          "`thingMade`: summary changed — wording only",
+          "/webhooks/thingMade/summary",
+        ),
+      ],
+    ],
+    [
+      "a required parameter is added to the path",
+      (d) => {
+        d.paths["/things"].parameters = [
+          { name: "X-Trace", in: "header", required: true, schema: { type: "string" } },
+        ];
+      },
+      [
+        changed(
+          "breaking",
+          "major",
+          "listThings",
+          "`listThings` header parameter `X-Trace`: added, required — breaking for clients that leave it out",
+          "/paths/~1things/get/parameters/1",
+        ),
+        changed(
+          "breaking",
+          "major",
+          "createThing",
+          "`createThing` header parameter `X-Trace`: added, required — breaking for clients that leave it out",
+          "/paths/~1things/post/parameters",
+        ),
+      ],
+    ],
+    [
+      "a path's parameter changes beside an operation's own",
+      (d) => {
+        d.paths["/things"].parameters[0].schema.type = "integer";
+      },
+      [
+        changed(
+          "breaking",
+          "major",
+          "listThings",
+          "`listThings` header parameter `X-Trace`: type changed from `string` to `integer` — breaking for clients",
+          "/paths/~1things/get/parameters/1/schema/type",
+        ),
+        changed(
+          "breaking",
+          "major",
+          "createThing",
+          "`createThing` header parameter `X-Trace`: type changed from `string` to `integer` — breaking for clients",
+          "/paths/~1things/post/parameters/0/schema/type",
+        ),
+      ],
+      (d) => {
+        d.paths["/things"].parameters = [
+          { name: "X-Trace", in: "header", schema: { type: "string" } },
+        ];
+      },
+    ],
+    [
+      "an operation's own parameter changes beside a path's",
+      (d) => {
+        d.paths["/things"].get.parameters[0].schema.type = "string";
+      },
+      [
+        changed(
+          "breaking",
+          "major",
+          "listThings",
+          "`listThings` query parameter `limit`: type changed from `integer` to `string` — breaking for clients",
+          "/paths/~1things/get/parameters/0/schema/type",
+        ),
+      ],
+      (d) => {
+        d.paths["/things"].parameters = [
+          { name: "X-Trace", in: "header", schema: { type: "string" } },
+        ];
+      },
+    ],
+    [
+      "a required parameter is added to a webhook",
+      (d) => {
+        d.webhooks.thingMade.parameters = [
+          { name: "X-Sig", in: "header", required: true, schema: { type: "string" } },
+        ];
+      },
+      [
+        changed(
+          "compatible",
+          "minor",
+          "thingMade",
+          "`thingMade` header parameter `X-Sig`: added — compatible",
+          "/webhooks/thingMade/parameters",
+        ),
+      ],
+    ],
+    [
+      "a webhook's shared parameter changes",
+      (d) => {
+        d.webhooks.thingMade.parameters[0].schema.type = "integer";
+      },
+      [
+        changed(
+          "breaking",
+          "major",
+          "thingMade",
+          "`thingMade` header parameter `X-Sig`: type changed from `string` to `integer` — breaking for receivers that read it",
+          "/webhooks/thingMade/parameters/0/schema/type",
+        ),
+      ],
+      (d) => {
+        d.webhooks.thingMade.parameters = [
+          { name: "X-Sig", in: "header", schema: { type: "string" } },
+        ];
+      },
+    ],
+    [
+      "a webhook operation's own parameter changes beside a shared one",
+      (d) => {
+        d.webhooks.thingMade.post.parameters[1].schema.type = "integer";
+      },
+      [
+        changed(
+          "breaking",
+          "major",
+          "thingMadeWebhook",
+          "webhook `thingMadeWebhook` header parameter `X-B`: type changed from `string` to `integer` — breaking for receivers that read it",
+          "/webhooks/thingMade/post/parameters/1/schema/type",
+        ),
+      ],
+      (d) => {
+        d.webhooks.thingMade.post.parameters = [
+          { name: "X-A", in: "header", schema: { type: "string" } },
+          { name: "X-B", in: "header", schema: { type: "string" } },
+        ];
+        d.webhooks.thingMade.parameters = [
+          { name: "X-Sig", in: "header", schema: { type: "string" } },
+        ];
+      },
+    ],
+    [
+      "a parameter's type changes",
+      (d) => {
+        d.paths["/things"].get.parameters[0].schema.type = "string";
+      },
+      [
+        changed(
+          "breaking",
+          "major",
+          "listThings",
+          "`listThings` query parameter `limit`: type changed from `integer` to `string` — breaking for clients",
+          "/paths/~1things/get/parameters/0/schema/type",
+        ),
+      ],
+    ],
+    [
+      "a parameter gets a default",
+      (d) => {
+        d.paths["/things"].get.parameters[0].schema.default = 10;
+      },
+      [
+        changed(
+          "breaking",
+          "major",
+          "listThings",
+          "`listThings` query parameter `limit`: default set to `10` — breaking for clients that leave it out",
+          "/paths/~1things/get/parameters/0/schema/default",
+        ),
+      ],
+    ],
+    [
+      "a parameter is deprecated",
+      (d) => {
+        d.paths["/things"].get.parameters[0].deprecated = true;
+      },
+      [
+        changed(
+          "compatible",
+          "minor",
+          "listThings",
+          "`listThings` query parameter `limit`: deprecated set to `true` — compatible",
+          "/paths/~1things/get/parameters/0/deprecated",
+        ),
+      ],
+    ],
+    [
+      "a required parameter is made optional",
+      (d) => {
+        d.paths["/things"].get.parameters[0].required = false;
+      },
+      [
+        changed(
+          "compatible",
+          "minor",
+          "listThings",
+          "`listThings` query parameter `limit`: now optional — compatible",
+          "/paths/~1things/get/parameters/0/required",
+        ),
+      ],
+      (d) => {
+        d.paths["/things"].get.parameters[0].required = true;
+      },
+    ],
+    [
+      "a parameter is renamed",
+      (d) => {
+        d.paths["/things"].get.parameters[0].name = "max";
+      },
+      [
+        changed(
+          "breaking",
+          "major",
+          "listThings",
+          "`listThings` query parameter `limit`: removed — breaking for clients that send it",
+          "/paths/~1things/get/parameters/0",
+        ),
+        changed(
+          "compatible",
+          "minor",
+          "listThings",
+          "`listThings` query parameter `max`: added — compatible",
+          "/paths/~1things/get/parameters/1",
+        ),
+      ],
+    ],
+    [
+      "a parameter without a name gets a tighter bound",
+      (d) => {
+        d.paths["/things"].get.parameters[0].schema.maximum = 5;
+      },
+      [
+        changed(
+          "breaking",
+          "major",
+          "listThings",
+          "`listThings` query parameter `?`: `maximum` changed from `100` to `5` — breaking for clients whose values it now refuses",
+          "/paths/~1things/get/parameters/0/schema/maximum",
+        ),
+      ],
+      (d) => {
+        delete d.paths["/things"].get.parameters[0].name;
+      },
+    ],
+    [
+      "an answer's media type is removed",
+      (d) => {
+        delete d.paths["/things"].get.responses["200"].content["application/json"];
+      },
+      [
+        changed(
+          "breaking",
+          "major",
+          "listThings",
+          "`listThings` 200: media type `application/json` removed — breaking for clients that read it",
+          "/paths/~1things/get/responses/200/content/application~1json",
+        ),
+      ],
+    ],
+    [
+      "a webhook's media type is replaced",
+      (d) => {
+        const content = d.webhooks.thingMade.post.requestBody.content;
+        content["application/xml"] = content["application/json"];
+        delete content["application/json"];
+      },
+      [
+        changed(
+          "breaking",
+          "major",
+          "thingMadeWebhook",
+          "webhook `thingMadeWebhook` request body: media type `application/json` removed — breaking for receivers that read it",
+          "/webhooks/thingMade/post/requestBody/content/application~1json",
+        ),
+        changed(
+          "compatible",
+          "minor",
+          "thingMadeWebhook",
+          "webhook `thingMadeWebhook` request body: media type `application/xml` added — compatible",
+          "/webhooks/thingMade/post/requestBody/content/application~1xml",
+        ),
+      ],
+    ],
+    [
+      "an answer header is deprecated",
+      (d) => {
+        d.paths["/things"].get.responses["200"].headers["X-Note"].deprecated = true;
+      },
+      [
+        changed(
+          "compatible",
+          "minor",
+          "listThings",
+          "`listThings` 200 header `X-Note`: deprecated set to `true` — compatible",
+          "/paths/~1things/get/responses/200/headers/X-Note/deprecated",
+        ),
+      ],
+    ],
+    [
+      "a required answer header loses its required",
+      (d) => {
+        delete d.paths["/things"].get.responses["200"].headers.Link.required;
+      },
+      [
+        changed(
+          "breaking",
+          "major",
+          "listThings",
+          "`listThings` 200 header `Link`: now optional — breaking for clients that read it",
+          "/paths/~1things/get/responses/200/headers/Link/required",
+        ),
+      ],
+    ],
+    [
+      "an operationId changes",
+      (d) => {
+        d.paths["/things"].get.operationId = "listAll";
+      },
+      [
+        changed(
+          "breaking",
+          "major",
+          "listAll",
+          "`listAll`: operationId changed from `listThings` to `listAll` — breaking for generated clients",
+          "/paths/~1things/get/operationId",
+        ),
+      ],
+    ],
+    [
+      "an operation is deprecated",
+      (d) => {
+        d.paths["/things"].get.deprecated = true;
+      },
+      [
+        changed(
+          "compatible",
+          "minor",
+          "listThings",
+          "`listThings`: deprecated set to `true` — compatible",
+          "/paths/~1things/get/deprecated",
+        ),
+      ],
+    ],
+    [
+      "an operation gets a security requirement",
+      (d) => {
+        d.paths["/things"].get.security = [{ bearer: [] }];
+      },
+      [
+        changed(
+          "breaking",
+          "major",
+          "listThings",
+          "`listThings`: security requirements changed — breaking for clients",
+          "/paths/~1things/get/security",
+        ),
+      ],
+    ],
+    [
+      "the document gets a security requirement",
+      (d) => {
+        d.security = [{ bearer: [] }];
+      },
+      [
+        changed(
+          "breaking",
+          "major",
+          "security",
+          "`security`: security requirements changed — breaking for clients",
+          "/security",
+        ),
+      ],
+    ],
+    [
+      "a security scheme is declared",
+      (d) => {
+        d.components.securitySchemes = { bearer: { type: "http", scheme: "bearer" } };
+      },
+      [
+        changed(
+          "breaking",
+          "major",
+          "components.securitySchemes",
+          "`components.securitySchemes`: add — breaking",
+          "/components/securitySchemes",
+        ),
+      ],
+    ],
+    [
+      "the servers change",
+      (d) => {
+        d.servers = [{ url: "https://things.example" }];
+      },
+      [
+        changed(
+          "compatible",
+          "patch",
+          "servers",
+          "`servers`: changed — documentation only",
+          "/servers",
+        ),
+      ],
+    ],
+    [
+      "a shared member gets an enum",
+      (d) => {
+        d.components.schemas.Thing.properties.tag.enum = ["a", "b"];
+      },
+      [
+        changed(
+          "compatible",
+          "minor",
+          "listThings",
+          '`listThings` 200 `[].tag`: values limited to `["a","b"]` — compatible (less is sent)',
+          "/paths/~1things/get/responses/200/content/application~1json/schema/items/properties/tag/enum/0",
+        ),
+        changed(
+          "breaking",
+          "major",
+          "createThing",
+          '`createThing` request body `tag`: values limited to `["a","b"]` — breaking for clients that send another',
+          "/paths/~1things/post/requestBody/content/application~1json/schema/properties/tag/enum/0",
+        ),
+        changed(
+          "compatible",
+          "minor",
+          "thingMadeWebhook",
+          'webhook `thingMadeWebhook` request body `tag`: values limited to `["a","b"]` — compatible (less is sent)',
+          "/webhooks/thingMade/post/requestBody/content/application~1json/schema/properties/tag/enum",
+        ),
+      ],
+    ],
+    [
+      "a value is added to a shared member's enum",
+      (d) => {
+        d.components.schemas.Thing.properties.tag.enum.push("c");
+      },
+      [
+        changed(
+          "possibly breaking",
+          "minor",
+          "listThings",
+          "`listThings` 200 `[].tag`: enum value `c` added — possibly breaking for clients that read it (an unknown value)",
+          "/paths/~1things/get/responses/200/content/application~1json/schema/items/properties/tag/enum/2",
+        ),
+        changed(
+          "compatible",
+          "minor",
+          "createThing",
+          "`createThing` request body `tag`: enum value `c` added — compatible",
+          "/paths/~1things/post/requestBody/content/application~1json/schema/properties/tag/enum/2",
+        ),
+        changed(
+          "possibly breaking",
+          "minor",
+          "thingMadeWebhook",
+          "webhook `thingMadeWebhook` request body `tag`: enum value `c` added — possibly breaking for receivers that read it (an unknown value)",
+          "/webhooks/thingMade/post/requestBody/content/application~1json/schema/properties/tag/enum/2",
+        ),
+      ],
+      (d) => {
+        d.components.schemas.Thing.properties.tag.enum = ["a", "b"];
+      },
+    ],
+    [
+      "a member removed from a schema two media types share",
+      (d) => {
+        delete d.components.schemas.Thing.properties.tag;
+      },
+      [
+        changed(
+          "breaking",
+          "major",
+          "listThings",
+          "`listThings` 200 `[]`: member `tag` removed — breaking for clients that read it",
+          "/paths/~1things/get/responses/200/content/application~1json/schema/items/properties/tag",
+        ),
+        changed(
+          "possibly breaking",
+          "minor",
+          "createThing",
+          "`createThing` request body: member `tag` removed — possibly breaking for clients that send it",
+          "/paths/~1things/post/requestBody/content/application~1json/schema/properties/tag",
+        ),
+        changed(
+          "breaking",
+          "major",
+          "thingMadeWebhook",
+          "webhook `thingMadeWebhook` request body: member `tag` removed — breaking for receivers that read it",
+          "/webhooks/thingMade/post/requestBody/content/application~1json/schema/properties/tag",
+        ),
+      ],
+      (d) => {
+        const content = d.paths["/things"].post.requestBody.content;
+        content["application/xml"] = structuredClone(content["application/json"]);
+      },
+    ],
+    [
+      "a webhook's body is made required",
+      (d) => {
+        d.webhooks.thingMade.post.requestBody.required = true;
+      },
+      [
+        changed(
+          "compatible",
+          "minor",
+          "thingMadeWebhook",
+          "webhook `thingMadeWebhook` request body: now always sent — compatible",
+          "/webhooks/thingMade/post/requestBody/required",
+        ),
+      ],
+    ],
+    [
+      "a required body is added to a webhook",
+      (d) => {
+        d.webhooks.thingMade.post.requestBody = {
+          required: true,
+          content: { "application/json": { schema: { type: "object" } } },
+        };
+      },
+      [
+        changed(
+          "compatible",
+          "minor",
+          "thingMadeWebhook",
+          "webhook `thingMadeWebhook` request body: added — compatible",
+          "/webhooks/thingMade/post/requestBody",
+        ),
+      ],
+      (d) => {
+        delete d.webhooks.thingMade.post.requestBody;
+      },
+    ],
+    [
+      "a webhook answer's type changes",
+      (d) => {
+        d.webhooks.thingMade.post.responses["200"].content["application/json"].schema.type =
+          "string";
+      },
+      [
+        changed(
+          "breaking",
+          "major",
+          "thingMadeWebhook",
+          "webhook `thingMadeWebhook` 200: type changed from `object` to `string` — breaking for receivers",
+          "/webhooks/thingMade/post/responses/200/content/application~1json/schema/type",
+        ),
+      ],
+      (d) => {
+        d.webhooks.thingMade.post.responses["200"].content = {
+          "application/json": { schema: { type: "object" } },
+        };
+      },
+    ],
+    [
+      "a webhook answer's media type is removed",
+      (d) => {
+        delete d.webhooks.thingMade.post.responses["200"].content["application/json"];
+      },
+      [
+        changed(
+          "breaking",
+          "major",
+          "thingMadeWebhook",
+          "webhook `thingMadeWebhook` 200: media type `application/json` removed — breaking for receivers that send it",
+          "/webhooks/thingMade/post/responses/200/content/application~1json",
+        ),
+      ],
+      (d) => {
+        d.webhooks.thingMade.post.responses["200"].content = {
+          "application/json": { schema: { type: "object" } },
+        };
+      },
+    ],
+    [
+      "a path with two operations is removed",
+      (d) => {
+        delete d.paths["/things"];
+      },
+      [
+        changed(
+          "breaking",
+          "major",
+          "listThings",
+          "`listThings`: operation removed — breaking for clients that call it",
+          "/paths/~1things/get",
+        ),
+        changed(
+          "breaking",
+          "major",
+          "createThing",
+          "`createThing`: operation removed — breaking for clients that call it",
+          "/paths/~1things/post",
+        ),
+      ],
+    ],
+    [
+      "a path with a tilde in its name is added",
+      (d) => {
+        d.paths["/a~b"] = {
+          get: { operationId: "tilde", responses: { "200": { description: "ok" } } },
+        };
+      },
+      [
+        changed(
+          "compatible",
+          "minor",
+          "tilde",
+          "`tilde`: operation added — compatible",
+          "/paths/~1a~0b/get",
+        ),
+      ],
+    ],
+  ])(
+    "when %s, then each change is placed and said as the rules say",
+    (_name, edit, expected, setup) => {
+      // A setup edits both sides, for a change to something the base document does not have.
+      const before = structuredClone(BASE);
+      setup?.(before);
+      const after = structuredClone(before);
+      edit(after);
 
-    expect(diffDocuments(BASE, after)).toEqual(expected);
-  });
+      expect(diffDocuments(before, after)).toEqual(expected);
+    },
+  );
 });
