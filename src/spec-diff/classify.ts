@@ -31,7 +31,7 @@ export interface Place {
   webhook: boolean;
   /** A parameter's schema: its default is what a client that leaves it out gets. */
   parameter?: boolean;
-  /** The schema that holds the changed keyword, before and after (for an enum's start or end). */
+  /** The schema that holds a changed enum, before and after (for the keyword's start or end). */
   owner?: { before: unknown; after: unknown };
 }
 

@@ -212,14 +212,11 @@ function judge(
 }
 
 /**
- * The schema holding the changed keyword, on both sides: the path up to an enum, a const or a
- * composition keyword (the last one in the path), or to the keyword itself.
+ * The schema holding a changed enum, on both sides: api-smart-diff reports an enum added to a
+ * schema value by value, and only the schema says the whole keyword came. Only enums read it.
  */
 function owner(keys: readonly string[], sides: Sides): NonNullable<Place["owner"]> {
-  const at = Math.max(
-    ...["enum", "const", "oneOf", "anyOf", "allOf"].map((k) => keys.lastIndexOf(k)),
-  );
-  const prefix = keys.slice(0, at === -1 ? -1 : at);
+  const prefix = keys.slice(0, keys.lastIndexOf("enum"));
   return { before: valueAt(sides.before, prefix), after: valueAt(sides.after, prefix) };
 }
 
