@@ -32,7 +32,10 @@ export function parseYaml(text: string): unknown {
   } catch (error) {
     throw new DocumentRefused(`the document cannot be read: ${(error as Error).message}`);
   }
-  return oneByteCopy(parsed, new Map(), 0);
+  const refs: string[] = [];
+  const document = oneByteCopy(parsed, new Map(), 0, refs);
+  for (const ref of refs) resolves(document, ref);
+  return document;
 }
 
 /**
@@ -46,7 +49,12 @@ export function parseYaml(text: string): unknown {
  * through ICU, copying and writing the header block two bytes a character).
  * The walk also holds the document to DOCUMENT_LIMITS' depth and local `$ref`s.
  */
-function oneByteCopy(value: unknown, copies: Map<object, unknown>, depth: number): unknown {
+function oneByteCopy(
+  value: unknown,
+  copies: Map<object, unknown>,
+  depth: number,
+  refs: string[],
+): unknown {
   if (typeof value === "string") return JSON.parse(JSON.stringify(value));
   if (typeof value !== "object" || value === null) return value;
   // An alias is the same Map or array as its anchor, so it stays one object, as the parser
@@ -59,18 +67,18 @@ function oneByteCopy(value: unknown, copies: Map<object, unknown>, depth: number
   if (Array.isArray(value)) {
     const array: unknown[] = [];
     copies.set(value, array);
-    for (const item of value) array.push(oneByteCopy(item, copies, depth + 1));
+    for (const item of value) array.push(oneByteCopy(item, copies, depth + 1, refs));
     return array;
   }
   if (!(value instanceof Map)) return value;
   const object: Record<string, unknown> = {};
   copies.set(value, object);
   for (const [key, item] of value) {
-    const name = oneByteCopy(keyText(key), copies, depth) as string;
-    if (name === "$ref" && typeof item === "string") localReference(item);
+    const name = oneByteCopy(keyText(key), copies, depth, refs) as string;
+    if (name === "$ref" && typeof item === "string") refs.push(localReference(item));
     // defineProperty: a key named __proto__ is a member, as the parser makes it, not a prototype.
     Object.defineProperty(object, name, {
-      value: oneByteCopy(item, copies, depth + 1),
+      value: oneByteCopy(item, copies, depth + 1, refs),
       writable: true,
       enumerable: true,
       configurable: true,
@@ -80,11 +88,44 @@ function oneByteCopy(value: unknown, copies: Map<object, unknown>, depth: number
 }
 
 /** Refuses a `$ref` to anything but a place in the document itself (`#/…`, `#name`). */
-function localReference(ref: string): void {
-  if (ref.startsWith("#")) return;
+function localReference(ref: string): string {
+  if (ref.startsWith("#")) return ref;
   throw new DocumentRefused(
     `the document has a $ref to ${JSON.stringify(ref.slice(0, 200))}: only references inside it (#/…) are read, never a file or a URL`,
   );
+}
+
+/**
+ * Refuses a `#/…` `$ref` that names nothing in the document, which every reader would otherwise
+ * meet as a crash or a silently empty schema. An anchor (`#name`) is left to its reader.
+ */
+function resolves(document: unknown, ref: string): void {
+  if (ref !== "#" && !ref.startsWith("#/")) return;
+  let node = document;
+  for (const token of ref.split("/").slice(1)) {
+    const name = pointerToken(token);
+    if (name === undefined || !holds(node, name)) {
+      throw new DocumentRefused(
+        `the document has a $ref to ${JSON.stringify(ref.slice(0, 200))}, which names nothing in it`,
+      );
+    }
+    node = (node as Record<string, unknown>)[name];
+  }
+}
+
+/** `node` has a member `name`: an object's own key, or an array's index. */
+function holds(node: unknown, name: string): boolean {
+  if (Array.isArray(node)) return /^(?:0|[1-9][0-9]*)$/.test(name) && Number(name) < node.length;
+  return typeof node === "object" && node !== null && Object.hasOwn(node, name);
+}
+
+/** A JSON pointer token of a URI fragment, decoded (RFC 6901), or undefined if it is malformed. */
+function pointerToken(token: string): string | undefined {
+  try {
+    return decodeURIComponent(token).replaceAll("~1", "/").replaceAll("~0", "~");
+  } catch {
+    return undefined;
+  }
 }
 
 /** A scalar key as the parser names a plain object's member; a collection as key is refused. */

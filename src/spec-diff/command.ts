@@ -122,7 +122,13 @@ function readDocument(path: string, name: string): Versioned {
 }
 
 function parseDocument(text: string, name: string): Versioned {
-  const document = parseYaml(text) as Versioned | null;
+  let document: Versioned | null;
+  try {
+    document = parseYaml(text) as Versioned | null;
+  } catch (error) {
+    if (!(error instanceof DocumentRefused)) throw error;
+    throw new DocumentRefused(`${name}: ${error.message}`);
+  }
   if (typeof document !== "object" || document === null) {
     throw new DocumentRefused(`${name} is not an OpenAPI document`);
   }

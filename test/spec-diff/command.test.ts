@@ -169,6 +169,17 @@ describe("npm run spec:diff", () => {
     expect(referenced.err).toMatch(/a \$ref to "https:\/\/example\.com\/schema\.yaml"/);
   });
 
+  it("when a document has a $ref that names nothing in it, then it says so and exits 2", () => {
+    const dangling = join(dir, "dangling.yaml");
+    writeFileSync(dangling, withExternalRef("#/components/schemas/Missing"));
+
+    expect(run("--base", base, "--head", dangling)).toEqual({
+      code: 2,
+      out: "",
+      err: `spec:diff: ${dangling}: the document has a $ref to "#/components/schemas/Missing", which names nothing in it\n`,
+    });
+  });
+
   it("when a --ref starts with a dash or holds a space or a control character, then it never reaches git", () => {
     for (const ref of [
       "",

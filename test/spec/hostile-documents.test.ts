@@ -69,6 +69,30 @@ describe("the one reader every command uses", () => {
     expect(parsed.a.$ref).toBe("#/b");
   });
 
+  it("when a $ref names a place by an escaped token or an index, then it is read", () => {
+    for (const text of ['a: {$ref: "#/b~1c~0d"}\nb/c~d: 1\n', 'a: {$ref: "#/b/1"}\nb: [1, 2]\n']) {
+      expect(() => parseYaml(text), text).not.toThrow();
+    }
+  });
+
+  it("when a $ref names nothing in the document, then it is refused, saying which", () => {
+    for (const [text, ref] of [
+      ['a: {$ref: "#/components/schemas/Missing"}\n', "#/components/schemas/Missing"],
+      ['a: {$ref: "#/b/x"}\nb: 3\n', "#/b/x"],
+      ['a: {$ref: "#/b/2"}\nb: [1, 2]\n', "#/b/2"],
+      ['a: {$ref: "#/b/length"}\nb: [1, 2]\n', "#/b/length"],
+      ['a: {$ref: "#/b/01"}\nb: [1, 2]\n', "#/b/01"],
+      ['a: {$ref: "#/b~1c"}\nb: {c: 1}\n', "#/b~1c"],
+      ['a: {$ref: "#/%ZZ"}\n', "#/%ZZ"],
+    ]) {
+      expect(() => parseYaml(text ?? ""), text).toThrow(
+        new DocumentRefused(
+          `the document has a $ref to ${JSON.stringify(ref)}, which names nothing in it`,
+        ),
+      );
+    }
+  });
+
   it("when a member is named $ref in a schema's properties, then it is a member, not a reference", () => {
     const text = "properties:\n  $ref:\n    type: string\n";
     expect(parseYaml(text)).toEqual({ properties: { $ref: { type: "string" } } });
