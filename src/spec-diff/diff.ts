@@ -69,7 +69,8 @@ function describe(diff: Diff, sides: Sides): Change[] {
   // Components are judged where they are used; security schemes are used by name, not $ref.
   if (section === "components" && name !== "securitySchemes") return [];
   if (section === "info" && name === "version") return [];
-  if ((section === "paths" || section === "webhooks") && name !== undefined) {
+  if (section === "paths" || section === "webhooks") {
+    if (name === undefined) return wholeSection(diff, section, sides);
     const webhook = section === "webhooks";
     if (method === undefined) return wholePath(diff, section, name, sides);
     const inside = METHODS.has(method) ? rest : [method, ...rest];
@@ -93,6 +94,20 @@ function describe(diff: Diff, sides: Sides): Change[] {
     return [change(verdict, where, "", keys)];
   }
   return [change(classify(diff, keys, { flow: "read", webhook: false }), where, "", keys)];
+}
+
+/** The whole `paths` or `webhooks` section came or went: each of its operations did. */
+function wholeSection(diff: Diff, section: string, sides: Sides): Change[] {
+  const items = (diff.action === "remove" ? diff.before : diff.after) as Json | undefined;
+  return Object.keys(items ?? {}).flatMap((name) => {
+    const item = {
+      ...diff,
+      path: [...diff.path, name],
+      before: (diff.before as Json | undefined)?.[name],
+      after: (diff.after as Json | undefined)?.[name],
+    } as Diff;
+    return wholePath(item, section, name, sides);
+  });
 }
 
 function wholePath(diff: Diff, section: string, name: string, sides: Sides): Change[] {

@@ -1259,6 +1259,39 @@ describe("diffDocuments", () => {
         ),
       ],
     ],
+    [
+      "the first webhook is added, with the webhooks section",
+      (d) => {
+        d.webhooks = { thingMade: structuredClone(BASE.webhooks.thingMade) };
+      },
+      [
+        changed(
+          "breaking",
+          "major",
+          "thingMadeWebhook",
+          "webhook `thingMadeWebhook`: webhook added — breaking: without `x-event` it is sent to every registered endpoint, and their receivers do not know it",
+          "/webhooks/thingMade/post",
+        ),
+      ],
+      (d) => {
+        delete d.webhooks;
+      },
+    ],
+    [
+      "the webhooks section is removed",
+      (d) => {
+        delete d.webhooks;
+      },
+      [
+        changed(
+          "breaking",
+          "major",
+          "thingMadeWebhook",
+          "webhook `thingMadeWebhook`: webhook removed — breaking for receivers that handle it",
+          "/webhooks/thingMade/post",
+        ),
+      ],
+    ],
   ])(
     "when %s, then each change is placed and said as the rules say",
     (_name, edit, expected, setup) => {
