@@ -171,7 +171,7 @@ function required(diff: Diff, place: Place): Verdict {
   const who = readerOf(place);
   const names = (value: unknown): string =>
     (Array.isArray(value) ? value : [value]).map((v) => `\`${String(v)}\``).join(", ");
-  const added = diff.action === "add" || (diff.action === "replace" && diff.after !== undefined);
+  const added = diff.action !== "remove";
   if (place.flow === "written") {
     return added
       ? {
@@ -259,7 +259,7 @@ function branch(diff: Diff, keyword: string, place: Place): Verdict {
       ? { ...BREAKING, what, why: `breaking for ${who.callers} whose values it now refuses` }
       : { ...BREAKING, what, why: `breaking for ${who.callers} that send what it allowed` };
   }
-  return allowsMore && keyword !== "allOf"
+  return allowsMore
     ? { ...BREAKING, what, why: `breaking for ${who.readers} (another shape may come)` }
     : { ...ADDITION, what, why: "compatible" };
 }
@@ -319,9 +319,9 @@ function constraint(diff: Diff, key: string, place: Place): Verdict {
   const who = readerOf(place);
   const before = typeof diff.before === "number" ? diff.before : undefined;
   const after = typeof diff.after === "number" ? diff.after : undefined;
+  // Removed is looser; set, or changed from or to something not a number, counts as tighter.
   let tighter: boolean;
-  if (diff.action === "add") tighter = true;
-  else if (diff.action === "remove") tighter = false;
+  if (diff.action === "remove") tighter = false;
   else if (before !== undefined && after !== undefined) {
     tighter = UPPER.has(key) ? after < before : LOWER.has(key) ? after > before : true;
   } else tighter = true;

@@ -82,11 +82,12 @@ function describe(diff: Diff, sides: Sides): Change[] {
       ];
     }
     if (!METHODS.has(method)) {
-      // Path-level parameters or servers: every operation of the path shares them.
-      return [judge(diff, inside, where, webhook, sides, section, name)];
+      // A webhook's own parameters or servers: every operation of it shares them (api-smart-diff
+      // moves a path's into each of its operations).
+      return judge(diff, inside, where, webhook, sides, { section, name });
     }
     if (rest.length === 0) return [operationAddedOrRemoved(diff, where, webhook)];
-    return [judge(diff, rest, where, webhook, sides, section, name, method)];
+    return judge(diff, rest, where, webhook, sides, { section, name, method });
   }
   const where = `\`${keys.join(".")}\``;
   if (section === "info" || section === "servers" || section === "tags") {
@@ -98,42 +99,49 @@ function describe(diff: Diff, sides: Sides): Change[] {
 
 /** The whole `paths` or `webhooks` section came or went: each of its operations did. */
 function wholeSection(diff: Diff, section: string, sides: Sides): Change[] {
-  const items = (diff.action === "remove" ? diff.before : diff.after) as Json | undefined;
-  return Object.keys(items ?? {}).flatMap((name) => {
-    const item = {
-      ...diff,
-      path: [...diff.path, name],
-      before: (diff.before as Json | undefined)?.[name],
-      after: (diff.after as Json | undefined)?.[name],
-    } as Diff;
-    return wholePath(item, section, name, sides);
-  });
+  return entries(diff).flatMap((item) => wholePath(item, section, lastKey(item), sides));
 }
 
 function wholePath(diff: Diff, section: string, name: string, sides: Sides): Change[] {
-  const item = (diff.action === "remove" ? diff.before : diff.after) as Json | undefined;
-  return Object.keys(item ?? {})
-    .filter((method) => METHODS.has(method))
-    .map((method) => {
-      const operation = { ...diff, path: [...diff.path, method] } as Diff;
-      return operationAddedOrRemoved(
-        {
-          ...operation,
-          before: (diff.before as Json | undefined)?.[method],
-          after: item?.[method],
-        },
-        label(section, name, method, sides),
+  return entries(diff)
+    .filter((operation) => METHODS.has(lastKey(operation)))
+    .map((operation) =>
+      operationAddedOrRemoved(
+        operation,
+        label(section, name, lastKey(operation), sides),
         section === "webhooks",
-      );
-    });
+      ),
+    );
 }
+
+/**
+ * What `diff` did to each entry of the object or array it added, removed or replaced as a whole
+ * (api-smart-diff reports an object one side lacks as one change): each is placed on its own.
+ */
+function entries(diff: Diff): Diff[] {
+  const before = objectOf(diff.before);
+  const after = objectOf(diff.after);
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...keys].map(
+    (key) =>
+      ({
+        ...diff,
+        path: [...diff.path, key],
+        action: key in after ? "add" : "remove",
+        before: before[key],
+        after: after[key],
+      }) as Diff,
+  );
+}
+
+const objectOf = (value: unknown): Json =>
+  typeof value === "object" && value !== null ? (value as Json) : {};
+
+const lastKey = (diff: Diff): string => String(diff.path.at(-1));
 
 function operationAddedOrRemoved(diff: Diff, operation: string, webhook: boolean): Change {
   const keys = diff.path.map(String);
-  if (webhook) {
-    const object = diff.action === "remove" ? diff.before : diff.after;
-    return change(webhookAddedOrRemoved(diff, object), operation, "", keys);
-  }
+  if (webhook) return change(webhookAddedOrRemoved(diff), operation, "", keys);
   const verdict: Verdict =
     diff.action === "remove"
       ? { ...BREAKING, what: "operation removed", why: "breaking for clients that call it" }
@@ -155,14 +163,44 @@ function label(section: string, name: string, method: string, sides: Sides): str
   return section === "webhooks" ? `webhook ${id ?? fallback}` : (id ?? fallback);
 }
 
-/** The place of a change inside an operation, and its verdict there. */
+/** The parameter list, the answers, an answer's headers or its media types, as a whole. */
+function wholeList(rest: readonly string[]): boolean {
+  const [part, ...inner] = rest;
+  if (inner.length === 0) return part === "parameters" || part === "responses";
+  return (
+    part === "responses" && inner.length === 2 && (inner[1] === "headers" || inner[1] === "content")
+  );
+}
+
+/** The places of a change inside an operation, and its verdict at each. */
 function judge(
   diff: Diff,
   rest: string[],
   operation: string,
   webhook: boolean,
   sides: Sides,
-  ...at: string[]
+  at: OperationAt,
+): Change[] {
+  if (!wholeList(rest)) return [judgeOne(diff, rest, operation, webhook, sides, at)];
+  return entries(diff).flatMap((one) =>
+    judge(one, [...rest, lastKey(one)], operation, webhook, sides, at),
+  );
+}
+
+/** Where an operation is: its path or webhook, and its method (none for the path's own parts). */
+interface OperationAt {
+  section: string;
+  name: string;
+  method?: string;
+}
+
+function judgeOne(
+  diff: Diff,
+  rest: string[],
+  operation: string,
+  webhook: boolean,
+  sides: Sides,
+  at: OperationAt,
 ): Change {
   const keys = diff.path.map(String);
   const [part, ...inner] = rest;
@@ -177,39 +215,30 @@ function judge(
   });
   if (part === EVENT_EXTENSION && webhook) return change(eventChanged(diff), operation, "", keys);
   if (part === "responses") {
-    const [status, sub, header, ...tail] = inner;
-    if (sub === undefined)
-      return statusChange(diff, operation, status ?? "", answered, webhook, keys);
+    // A whole list was split into its entries (judge): a status, a parameter's index is there.
+    const [status, sub, header, ...tail] = inner as [string, ...string[]];
+    if (sub === undefined) return statusChange(diff, operation, status, answered, webhook, keys);
     if (sub === "headers" && header !== undefined) {
       const where = `${operation} ${status} header \`${header}\``;
       if (tail.length === 0) return headerAddedOrRemoved(diff, where, answered, webhook, keys);
-      if (tail[0] === "required" && tail.length === 1) {
+      if (tail[0] === "required") {
         return change(requiredChange(diff, answered, webhook), where, "", keys);
       }
-      const { field, schemaKeys } = schemaPlace(tail[0] === "schema" ? tail.slice(1) : tail);
-      return change(classify(diff, schemaKeys, place(answered)), where, field, keys);
+      return change(classify(diff, tail, place(answered)), where, field(tail), keys);
     }
     if (sub === "content" && header !== undefined && tail.length === 0) {
       return mediaTypeChange(diff, `${operation} ${status}`, header, answered, webhook, keys);
     }
-    const { field, schemaKeys } = schemaPlace(inner.slice(3));
-    return change(
-      classify(diff, schemaKeys, place(answered)),
-      `${operation} ${status}`,
-      field,
-      keys,
-    );
+    const where = `${operation} ${status}`;
+    return change(classify(diff, inner, place(answered)), where, field(inner), keys);
   }
   if (part === "parameters") {
-    const [index, ...tail] = inner;
-    const parameter = parameterAt(diff, [...at, "parameters", index ?? ""], sides);
+    const [index, ...tail] = inner as [string, ...string[]];
+    const parameter = parameterAt(diff, at, Number(index), tail, sides);
     const where = `${operation} ${parameter.in} parameter \`${parameter.name}\``;
     if (tail.length === 0) return parameterAddedOrRemoved(diff, where, parameter, sent, keys);
-    if (tail[0] === "required" && tail.length === 1) {
-      return change(requiredChange(diff, sent, webhook), where, "", keys);
-    }
-    const { field, schemaKeys } = schemaPlace(tail[0] === "schema" ? tail.slice(1) : tail);
-    return change(classify(diff, schemaKeys, place(sent, true)), where, field, keys);
+    if (tail[0] === "required") return change(requiredChange(diff, sent, webhook), where, "", keys);
+    return change(classify(diff, tail, place(sent, true)), where, field(tail), keys);
   }
   if (part === "requestBody") {
     const where = `${operation} request body`;
@@ -217,11 +246,9 @@ function judge(
     if (inner[0] === "content" && inner[1] !== undefined && inner.length === 2) {
       return mediaTypeChange(diff, where, inner[1], sent, webhook, keys);
     }
-    if (inner[0] === "required" && inner.length === 1) {
+    if (inner[0] === "required")
       return change(requiredChange(diff, sent, webhook), where, "", keys);
-    }
-    const { field, schemaKeys } = schemaPlace(inner[0] === "content" ? inner.slice(3) : inner);
-    return change(classify(diff, schemaKeys, place(sent)), where, field, keys);
+    return change(classify(diff, inner, place(sent)), where, field(inner), keys);
   }
   return change(classify(diff, rest, place(sent)), operation, "", keys);
 }
@@ -235,15 +262,18 @@ function owner(keys: readonly string[], sides: Sides): NonNullable<Place["owner"
   return { before: valueAt(sides.before, prefix), after: valueAt(sides.after, prefix) };
 }
 
-/** The member a schema keyword belongs to (`[].tag`), from the keys inside the schema. */
-function schemaPlace(schemaKeys: string[]): { field: string; schemaKeys: string[] } {
+/**
+ * The member a change is in (`[].tag`, `tags[]`), from the keys down to it: the name after each
+ * `properties` and `[]` for each `items`, short of the changed keyword itself and of a member
+ * added or removed (`properties`, then its name, at the end).
+ */
+function field(keys: readonly string[]): string {
   const names: string[] = [];
-  for (let i = 0; i < schemaKeys.length - 2; i++) {
-    const key = schemaKeys[i];
-    if (key === "properties") names.push(schemaKeys[++i] ?? "");
-    else if (key === "items") names.push("[]");
+  for (let i = 0; i < keys.length - 1; i++) {
+    if (keys[i] === "properties" && i < keys.length - 2) names.push(String(keys[++i]));
+    else if (keys[i] === "items") names.push("[]");
   }
-  return { field: names.join(".").replaceAll(".[]", "[]"), schemaKeys };
+  return names.join(".").replaceAll(".[]", "[]");
 }
 
 interface ParameterFacts {
@@ -252,21 +282,24 @@ interface ParameterFacts {
   required: boolean;
 }
 
-function parameterAt(diff: Diff, at: string[], sides: Sides): ParameterFacts {
-  const whole = diff.path.length === at.length ? (diff.after ?? diff.before) : undefined;
-  // api-smart-diff lists an operation's own parameters, then its path's (transformPathItems).
-  const [section = "", name = "", method = ""] = at;
-  const index = Number(at.at(-1));
-  const listed = (document: Json): unknown => {
-    const item = valueAt(document, [section, name]) as Json | undefined;
-    const shared = (item?.["parameters"] ?? []) as unknown[];
-    if (!METHODS.has(method)) return shared[index];
-    const own = ((item?.[method] as Json | undefined)?.["parameters"] ?? []) as unknown[];
-    return [...own, ...shared][index];
-  };
-  const parameter = (whole ??
-    (diff.action === "add" ? listed(sides.after) : listed(sides.before)) ??
-    listed(sides.after)) as Json | undefined;
+/**
+ * The parameter a change is in. A parameter added or removed is the change's own value; a change
+ * inside one is numbered as api-smart-diff lists the parameters before the change: the
+ * operation's own, then its path's (transformPathItems).
+ */
+function parameterAt(
+  diff: Diff,
+  at: OperationAt,
+  index: number,
+  tail: readonly string[],
+  sides: Sides,
+): ParameterFacts {
+  const item = valueAt(sides.before, [at.section, at.name]) as Json | undefined;
+  const shared = (item?.["parameters"] ?? []) as unknown[];
+  const own = (valueAt(item, [at.method ?? "", "parameters"]) ?? []) as unknown[];
+  const parameter = (
+    tail.length === 0 ? (diff.after ?? diff.before) : [...own, ...shared][index]
+  ) as Json | undefined;
   return {
     name: String(parameter?.["name"] ?? "?"),
     in: String(parameter?.["in"] ?? "?"),

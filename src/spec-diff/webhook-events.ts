@@ -19,15 +19,15 @@ import { ADDITION, BREAKING, change, POSSIBLY, type Verdict } from "./classify.t
 
 export const EVENT_EXTENSION = "x-event";
 
-/** A webhook operation added or removed; `operation` is its object (after or before). */
-export function webhookAddedOrRemoved(diff: Diff, operation: unknown): Verdict {
+/** A webhook operation added or removed. */
+export function webhookAddedOrRemoved(diff: Diff): Verdict {
   if (diff.action === "remove") {
     return { ...BREAKING, what: "webhook removed", why: "breaking for receivers that handle it" };
   }
   if (diff.action !== "add") {
     return { ...BREAKING, what: "webhook replaced", why: "breaking for receivers" };
   }
-  const event = (operation as Record<string, unknown> | undefined)?.[EVENT_EXTENSION];
+  const event = (diff.after as Record<string, unknown> | undefined)?.[EVENT_EXTENSION];
   return event === undefined
     ? {
         ...BREAKING,

@@ -675,7 +675,7 @@ describe("diffDocuments", () => {
           "major",
           "createThing",
           "`createThing` header parameter `X-Trace`: added, required — breaking for clients that leave it out",
-          "/paths/~1things/post/parameters",
+          "/paths/~1things/post/parameters/0",
         ),
       ],
     ],
@@ -739,7 +739,7 @@ describe("diffDocuments", () => {
           "minor",
           "thingMade",
           "`thingMade` header parameter `X-Sig`: added — compatible",
-          "/webhooks/thingMade/parameters",
+          "/webhooks/thingMade/parameters/0",
         ),
       ],
     ],
@@ -873,7 +873,7 @@ describe("diffDocuments", () => {
       ],
     ],
     [
-      "a parameter without a name gets a tighter bound",
+      "a parameter without a name or a place gets a tighter bound",
       (d) => {
         d.paths["/things"].get.parameters[0].schema.maximum = 5;
       },
@@ -882,12 +882,13 @@ describe("diffDocuments", () => {
           "breaking",
           "major",
           "listThings",
-          "`listThings` query parameter `?`: `maximum` changed from `100` to `5` — breaking for clients whose values it now refuses",
+          "`listThings` ? parameter `?`: `maximum` changed from `100` to `5` — breaking for clients whose values it now refuses",
           "/paths/~1things/get/parameters/0/schema/maximum",
         ),
       ],
       (d) => {
         delete d.paths["/things"].get.parameters[0].name;
+        delete d.paths["/things"].get.parameters[0].in;
       },
     ],
     [
@@ -1291,6 +1292,448 @@ describe("diffDocuments", () => {
           "/webhooks/thingMade/post",
         ),
       ],
+    ],
+    [
+      "two parameters are added to an operation that had none",
+      (d) => {
+        d.paths["/things"].post.parameters = [
+          { name: "a", in: "query", schema: { type: "string" } },
+          { name: "b", in: "query", required: true, schema: { type: "string" } },
+        ];
+      },
+      [
+        changed(
+          "compatible",
+          "minor",
+          "createThing",
+          "`createThing` query parameter `a`: added — compatible",
+          "/paths/~1things/post/parameters/0",
+        ),
+        changed(
+          "breaking",
+          "major",
+          "createThing",
+          "`createThing` query parameter `b`: added, required — breaking for clients that leave it out",
+          "/paths/~1things/post/parameters/1",
+        ),
+      ],
+    ],
+    [
+      "an operation without answers gets two",
+      (d) => {
+        d.paths["/things"].get.responses = {
+          "200": { description: "ok" },
+          "404": { description: "none" },
+        };
+      },
+      [
+        changed(
+          "compatible",
+          "minor",
+          "listThings",
+          "`listThings` 200: status added — compatible",
+          "/paths/~1things/get/responses/200",
+        ),
+        changed(
+          "compatible",
+          "minor",
+          "listThings",
+          "`listThings` 404: status added — compatible",
+          "/paths/~1things/get/responses/404",
+        ),
+      ],
+      (d) => {
+        delete d.paths["/things"].get.responses;
+      },
+    ],
+    [
+      "an answer without headers gets two",
+      (d) => {
+        d.paths["/things"].post.responses["200"].headers = {
+          A: { schema: { type: "string" } },
+          B: { required: true, schema: { type: "string" } },
+        };
+      },
+      [
+        changed(
+          "compatible",
+          "minor",
+          "createThing",
+          "`createThing` 200 header `A`: header added — compatible",
+          "/paths/~1things/post/responses/200/headers/A",
+        ),
+        changed(
+          "compatible",
+          "minor",
+          "createThing",
+          "`createThing` 200 header `B`: header added — compatible",
+          "/paths/~1things/post/responses/200/headers/B",
+        ),
+      ],
+    ],
+    [
+      "an answer without content gets a media type",
+      (d) => {
+        d.paths["/things"].post.responses["200"].content = {
+          "application/json": { schema: { type: "object" } },
+        };
+      },
+      [
+        changed(
+          "compatible",
+          "minor",
+          "createThing",
+          "`createThing` 200: media type `application/json` added — compatible",
+          "/paths/~1things/post/responses/200/content/application~1json",
+        ),
+      ],
+    ],
+    [
+      "a link is added to an answer",
+      (d) => {
+        d.paths["/things"].get.responses["200"].links.more = { operationId: "createThing" };
+      },
+      [
+        changed(
+          "possibly breaking",
+          "minor",
+          "listThings",
+          "`listThings` 200: add — possibly breaking (not classified: review it)",
+          "/paths/~1things/get/responses/200/links/more",
+        ),
+      ],
+      (d) => {
+        d.paths["/things"].get.responses["200"].links = { next: { operationId: "listThings" } };
+      },
+    ],
+    [
+      "an operation is replaced by null",
+      (d) => {
+        d.paths["/things"].get = null;
+      },
+      [
+        changed(
+          "breaking",
+          "major",
+          "listThings",
+          "`listThings`: operation replaced — breaking",
+          "/paths/~1things/get",
+        ),
+      ],
+    ],
+    [
+      "a webhook's operation is replaced by null",
+      (d) => {
+        d.webhooks.thingMade.post = null;
+      },
+      [
+        changed(
+          "breaking",
+          "major",
+          "thingMadeWebhook",
+          "webhook `thingMadeWebhook`: webhook replaced — breaking for receivers",
+          "/webhooks/thingMade/post",
+        ),
+      ],
+    ],
+    [
+      "the tags change",
+      (d) => {
+        d.tags = [{ name: "things" }];
+      },
+      [changed("compatible", "patch", "tags", "`tags`: changed — documentation only", "/tags")],
+    ],
+    [
+      "a webhook named version is added",
+      (d) => {
+        d.webhooks.version = {
+          post: { "x-event": EVENT, responses: { "200": { description: "ok" } } },
+        };
+      },
+      [
+        changed(
+          "compatible",
+          "minor",
+          "POST",
+          "webhook `POST version`: webhook added — compatible (sent only to endpoints that subscribe)",
+          "/webhooks/version/post",
+        ),
+      ],
+    ],
+    [
+      "an answer's description changes",
+      (d) => {
+        d.paths["/things"].post.responses["200"].description = "made";
+      },
+      [
+        changed(
+          "compatible",
+          "patch",
+          "createThing",
+          "`createThing`: description changed — wording only",
+          "/paths/~1things/post/responses/200/description",
+        ),
+      ],
+    ],
+    [
+      "a request body member gets a default",
+      (d) => {
+        d.components.schemas.Thing.properties.tag.default = "none";
+      },
+      [
+        changed(
+          "compatible",
+          "minor",
+          "listThings",
+          "`listThings` 200 `[].tag`: default set to `none` — compatible",
+          "/paths/~1things/get/responses/200/content/application~1json/schema/items/properties/tag/default",
+        ),
+        changed(
+          "compatible",
+          "minor",
+          "createThing",
+          "`createThing` request body `tag`: default set to `none` — compatible",
+          "/paths/~1things/post/requestBody/content/application~1json/schema/properties/tag/default",
+        ),
+        changed(
+          "compatible",
+          "minor",
+          "thingMadeWebhook",
+          "webhook `thingMadeWebhook` request body `tag`: default set to `none` — compatible",
+          "/webhooks/thingMade/post/requestBody/content/application~1json/schema/properties/tag/default",
+        ),
+      ],
+    ],
+    [
+      "a webhook's body is made optional",
+      (d) => {
+        d.webhooks.thingMade.post.requestBody.required = false;
+      },
+      [
+        changed(
+          "breaking",
+          "major",
+          "thingMadeWebhook",
+          "webhook `thingMadeWebhook` request body: now optional — breaking for receivers that read it",
+          "/webhooks/thingMade/post/requestBody/required",
+        ),
+      ],
+      (d) => {
+        d.webhooks.thingMade.post.requestBody.required = true;
+      },
+    ],
+    [
+      "a required header of a webhook's answer is removed",
+      (d) => {
+        delete d.webhooks.thingMade.post.responses["200"].headers["X-R"];
+      },
+      [
+        changed(
+          "possibly breaking",
+          "minor",
+          "thingMadeWebhook",
+          "webhook `thingMadeWebhook` 200 header `X-R`: header removed — possibly breaking for receivers",
+          "/webhooks/thingMade/post/responses/200/headers/X-R",
+        ),
+      ],
+      (d) => {
+        d.webhooks.thingMade.post.responses["200"].headers = {
+          "X-R": { required: true, schema: { type: "string" } },
+        };
+      },
+    ],
+    [
+      "a webhook's parameter is removed",
+      (d) => {
+        d.webhooks.thingMade.post.parameters.pop();
+      },
+      [
+        changed(
+          "breaking",
+          "major",
+          "thingMadeWebhook",
+          "webhook `thingMadeWebhook` header parameter `X-A`: removed — breaking for receivers that read it",
+          "/webhooks/thingMade/post/parameters/0",
+        ),
+      ],
+      (d) => {
+        d.webhooks.thingMade.post.parameters = [
+          { name: "X-A", in: "header", schema: { type: "string" } },
+        ];
+      },
+    ],
+    [
+      "a webhook's event gains a member",
+      (d) => {
+        d.webhooks.thingMade.post["x-event"].on = "update";
+      },
+      [
+        changed(
+          "breaking",
+          "major",
+          "thingMadeWebhook",
+          "webhook `thingMadeWebhook`: `x-event` set to `update` — breaking for endpoints subscribed by event type: who is sent it changes",
+          "/webhooks/thingMade/post/x-event/on",
+        ),
+      ],
+      (d) => {
+        d.webhooks.thingMade.post["x-event"] = { type: "thing.made", table: "things" };
+      },
+    ],
+    [
+      "the items of an array member change type",
+      (d) => {
+        d.components.schemas.Thing.properties.tags.items.type = "integer";
+      },
+      [
+        changed(
+          "breaking",
+          "major",
+          "listThings",
+          "`listThings` 200 `[].tags[]`: type changed from `string` to `integer` — breaking for clients that read it",
+          "/paths/~1things/get/responses/200/content/application~1json/schema/items/properties/tags/items/type",
+        ),
+        changed(
+          "breaking",
+          "major",
+          "createThing",
+          "`createThing` request body `tags[]`: type changed from `string` to `integer` — breaking for clients",
+          "/paths/~1things/post/requestBody/content/application~1json/schema/properties/tags/items/type",
+        ),
+        changed(
+          "breaking",
+          "major",
+          "thingMadeWebhook",
+          "webhook `thingMadeWebhook` request body `tags[]`: type changed from `string` to `integer` — breaking for receivers that read it",
+          "/webhooks/thingMade/post/requestBody/content/application~1json/schema/properties/tags/items/type",
+        ),
+      ],
+      (d) => {
+        d.components.schemas.Thing.properties.tags = { type: "array", items: { type: "string" } };
+      },
+    ],
+    [
+      "the paths section is added to a document of webhooks alone",
+      (d) => {
+        d.paths = structuredClone(BASE.paths);
+      },
+      [
+        changed(
+          "compatible",
+          "minor",
+          "listThings",
+          "`listThings`: operation added — compatible",
+          "/paths/~1things/get",
+        ),
+        changed(
+          "compatible",
+          "minor",
+          "createThing",
+          "`createThing`: operation added — compatible",
+          "/paths/~1things/post",
+        ),
+      ],
+      (d) => {
+        delete d.paths;
+      },
+    ],
+    [
+      "a webhook with a summary is added",
+      (d) => {
+        d.webhooks.thingGone = {
+          summary: "Gone",
+          post: {
+            operationId: "thingGoneWebhook",
+            "x-event": EVENT,
+            responses: { "200": { description: "ok" } },
+          },
+        };
+      },
+      [
+        changed(
+          "compatible",
+          "minor",
+          "thingGoneWebhook",
+          "webhook `thingGoneWebhook`: webhook added — compatible (sent only to endpoints that subscribe)",
+          "/webhooks/thingGone/post",
+        ),
+      ],
+    ],
+    [
+      "an extension of a request body changes",
+      (d) => {
+        d.paths["/things"].post.requestBody["x-codegen"].name = "other";
+      },
+      [
+        changed(
+          "possibly breaking",
+          "minor",
+          "createThing",
+          "`createThing` request body: replace — possibly breaking (not classified: review it)",
+          "/paths/~1things/post/requestBody/x-codegen/name",
+        ),
+      ],
+      (d) => {
+        d.paths["/things"].post.requestBody["x-codegen"] = { name: "thing" };
+      },
+    ],
+    [
+      "a parameter is inserted before one that gets a default",
+      (d) => {
+        const limit = d.paths["/things"].get.parameters[0];
+        limit.schema.default = 5;
+        d.paths["/things"].get.parameters = [
+          { name: "first", in: "query", schema: { type: "string" } },
+          limit,
+        ];
+      },
+      [
+        changed(
+          "breaking",
+          "major",
+          "listThings",
+          "`listThings` query parameter `limit`: default set to `5` — breaking for clients that leave it out",
+          "/paths/~1things/get/parameters/0/schema/default",
+        ),
+        changed(
+          "compatible",
+          "minor",
+          "listThings",
+          "`listThings` query parameter `first`: added — compatible",
+          "/paths/~1things/get/parameters/1",
+        ),
+      ],
+    ],
+    [
+      "the first parameter is removed and the second gets a default",
+      (d) => {
+        const parameters = d.paths["/things"].get.parameters;
+        parameters[1].schema.default = 5;
+        parameters.shift();
+      },
+      [
+        changed(
+          "breaking",
+          "major",
+          "listThings",
+          "`listThings` query parameter `limit`: removed — breaking for clients that send it",
+          "/paths/~1things/get/parameters/0",
+        ),
+        changed(
+          "breaking",
+          "major",
+          "listThings",
+          "`listThings` query parameter `second`: default set to `5` — breaking for clients that leave it out",
+          "/paths/~1things/get/parameters/1/schema/default",
+        ),
+      ],
+      (d) => {
+        d.paths["/things"].get.parameters.push({
+          name: "second",
+          in: "query",
+          schema: { type: "string" },
+        });
+      },
     ],
   ])(
     "when %s, then each change is placed and said as the rules say",

@@ -520,6 +520,123 @@ const RULES: Case[] = [
     ANSWER,
     { severity: "compatible", bump: "patch", what: "description changed", why: "wording only" },
   ],
+  [
+    "the type of a member named like a wording keyword changed",
+    diff("replace", "string", "integer"),
+    ["properties", "title", "type"],
+    REQUEST,
+    breaking("type changed from `string` to `integer`", "breaking for clients"),
+  ],
+  [
+    "an operation's security requirements removed as a whole",
+    diff("remove", [{ bearerAuth: [] }]),
+    ["security"],
+    REQUEST,
+    breaking("security requirements changed", "breaking for clients"),
+  ],
+  [
+    "a security requirement added",
+    diff("add", undefined, { apiKey: [] }),
+    ["security", "1"],
+    REQUEST,
+    breaking("security requirements changed", "breaking for clients"),
+  ],
+  [
+    "a format removed from an answer",
+    diff("remove", "date"),
+    ["format"],
+    ANSWER,
+    breaking("format `date` removed", "breaking for clients"),
+  ],
+  [
+    "a required scope replaced by another",
+    diff("replace", "plants:read", "plants:write"),
+    ["x-required-scopes", "0"],
+    REQUEST,
+    breaking("scope `plants:write` required", "breaking for tokens without it"),
+  ],
+  [
+    "a required entry replaced by another in a request",
+    diff("replace", "a", "b"),
+    ["required", "0"],
+    REQUEST,
+    breaking("`b` now required", "breaking for clients that leave it out"),
+  ],
+  [
+    "an enum value added where the schema is not known",
+    diff("add", undefined, "c"),
+    ["enum", "2"],
+    ANSWER,
+    possibly(
+      "enum value `c` added",
+      "possibly breaking for clients that read it (an unknown value)",
+    ),
+  ],
+  [
+    "an allOf branch removed from an answer",
+    diff("remove", { minLength: 1 }),
+    ["allOf", "1"],
+    ANSWER,
+    breaking(
+      "a branch removed from `allOf`",
+      "breaking for clients that read it (another shape may come)",
+    ),
+  ],
+  [
+    "a type changed from string to number in a request",
+    diff("replace", "string", "number"),
+    ["type"],
+    REQUEST,
+    breaking("type changed from `string` to `number`", "breaking for clients"),
+  ],
+  [
+    "a maximum changed from something not a number to a number",
+    diff("replace", "many", 5),
+    ["maximum"],
+    REQUEST,
+    breaking(
+      "`maximum` changed from `many` to `5`",
+      "breaking for clients whose values it now refuses",
+    ),
+  ],
+  [
+    "a maximum changed from a number to something not a number",
+    diff("replace", 5, "many"),
+    ["maximum"],
+    REQUEST,
+    breaking(
+      "`maximum` changed from `5` to `many`",
+      "breaking for clients whose values it now refuses",
+    ),
+  ],
+];
+
+/** Changes no rule of classify.ts takes: the library's own verdict stands. */
+const LIBRARY: [string, Diff, string[], Verdict][] = [
+  [
+    "a member replaced as a whole",
+    diff("replace", { type: "string" }, true, { type: "breaking", description: "[Replaced] tag" }),
+    ["properties", "tag"],
+    breaking("tag", "breaking"),
+  ],
+  [
+    "a branch of oneOf replaced",
+    diff("replace", { type: "string" }, true, { type: "non-breaking", description: "x" }),
+    ["oneOf", "1"],
+    compatible("x", "compatible"),
+  ],
+  [
+    "a keyword no rule knows set from false",
+    diff("replace", false, true, { type: "breaking", description: "[Replaced]uniqueItems" }),
+    ["uniqueItems"],
+    breaking("uniqueItems", "breaking"),
+  ],
+  [
+    "a description with brackets after its start",
+    diff("add", undefined, 1, { type: "non-breaking", description: "added [twice] here" }),
+    ["xml"],
+    compatible("added [twice] here", "compatible"),
+  ],
 ];
 
 describe("classify", () => {
@@ -527,6 +644,13 @@ describe("classify", () => {
     "when %s, then it is judged as the rule says",
     (_name, change, keys, place, verdict) => {
       expect(classify(change, keys, place)).toEqual(verdict);
+    },
+  );
+
+  it.each(LIBRARY)(
+    "when %s, then the library's verdict stands, its tag cut off",
+    (_name, change, keys, verdict) => {
+      expect(classify(change, keys, REQUEST)).toEqual(verdict);
     },
   );
 
