@@ -216,9 +216,9 @@ function judgeOne(
   if (part === EVENT_EXTENSION && webhook) return change(eventChanged(diff), operation, "", keys);
   if (part === "responses") {
     // A whole list was split into its entries (judge): a status, a parameter's index is there.
-    const [status, sub, header, ...tail] = inner as [string, ...string[]];
+    const [status, sub, header, ...tail] = inner as [string, string?, ...string[]];
     if (sub === undefined) return statusChange(diff, operation, status, answered, webhook, keys);
-    if (sub === "headers" && header !== undefined) {
+    if (sub === "headers") {
       const where = `${operation} ${status} header \`${header}\``;
       if (tail.length === 0) return headerAddedOrRemoved(diff, where, answered, webhook, keys);
       if (tail[0] === "required") {
@@ -226,8 +226,15 @@ function judgeOne(
       }
       return change(classify(diff, tail, place(answered)), where, field(tail), keys);
     }
-    if (sub === "content" && header !== undefined && tail.length === 0) {
-      return mediaTypeChange(diff, `${operation} ${status}`, header, answered, webhook, keys);
+    if (sub === "content" && tail.length === 0) {
+      return mediaTypeChange(
+        diff,
+        `${operation} ${status}`,
+        String(header),
+        answered,
+        webhook,
+        keys,
+      );
     }
     const where = `${operation} ${status}`;
     return change(classify(diff, inner, place(answered)), where, field(inner), keys);
@@ -355,12 +362,13 @@ function mediaTypeChange(
 ): Change {
   const who = webhook ? "receivers" : "clients";
   const doing = flow === "read" ? "read" : "send";
+  // Replaced as a whole (by something not a media type object) is the old one removed.
   const verdict: Verdict =
     diff.action === "add"
       ? { ...ADDITION, what: `media type \`${mediaType}\` added`, why: "compatible" }
       : {
           ...BREAKING,
-          what: `media type \`${mediaType}\` ${diff.action === "remove" ? "removed" : "replaced"}`,
+          what: `media type \`${mediaType}\` removed`,
           why: `breaking for ${who} that ${doing} it`,
         };
   return change(verdict, where, "", keys);
@@ -415,22 +423,23 @@ function parameterAddedOrRemoved(
   flow: Flow,
   keys: string[],
 ): Change {
+  // A parameter replaced as a whole (by something not a parameter) is the old one removed.
   let verdict: Verdict;
-  if (diff.action === "remove") {
+  if (diff.action !== "add") {
     // oasdiff: request-parameter-removed is a WARN; this server refuses a query parameter an
     // operation does not take, so a client that still sends it is refused.
     verdict =
       flow === "written"
         ? { ...BREAKING, what: "removed", why: "breaking for clients that send it" }
         : { ...BREAKING, what: "removed", why: "breaking for receivers that read it" };
-  } else if (diff.action === "add" && parameter.required && flow === "written") {
+  } else if (parameter.required && flow === "written") {
     verdict = {
       ...BREAKING,
       what: "added, required",
       why: "breaking for clients that leave it out",
     };
   } else {
-    verdict = { ...ADDITION, what: diff.action === "add" ? "added" : "changed", why: "compatible" };
+    verdict = { ...ADDITION, what: "added", why: "compatible" };
   }
   return change(verdict, where, "", keys);
 }

@@ -1735,6 +1735,99 @@ describe("diffDocuments", () => {
         });
       },
     ],
+    [
+      "an operation's answers are replaced by a string",
+      (d) => {
+        d.paths["/things"].post.responses = "none";
+      },
+      [
+        changed(
+          "breaking",
+          "major",
+          "createThing",
+          "`createThing` 200: status removed — breaking for clients that handle it",
+          "/paths/~1things/post/responses/200",
+        ),
+        changed(
+          "breaking",
+          "major",
+          "createThing",
+          "`createThing` 400: status removed — breaking for clients that handle it",
+          "/paths/~1things/post/responses/400",
+        ),
+      ],
+    ],
+    [
+      "a parameter takes content instead of a schema",
+      (d) => {
+        const limit = d.paths["/things"].get.parameters[0];
+        delete limit.schema;
+        limit.content = { "application/json": { schema: { type: "integer" } } };
+      },
+      [
+        changed(
+          "breaking",
+          "major",
+          "listThings",
+          "`listThings` query parameter `limit`: remove — breaking",
+          "/paths/~1things/get/parameters/0/schema",
+        ),
+        changed(
+          "possibly breaking",
+          "minor",
+          "listThings",
+          "`listThings` query parameter `limit`: add — possibly breaking (not classified: review it)",
+          "/paths/~1things/get/parameters/0/content",
+        ),
+      ],
+    ],
+    [
+      "links are added to an answer that had none",
+      (d) => {
+        d.paths["/things"].get.responses["200"].links = { next: { operationId: "listThings" } };
+      },
+      [
+        changed(
+          "possibly breaking",
+          "minor",
+          "listThings",
+          "`listThings` 200: annotation (links) to Response 200 — possibly breaking (not classified: review it)",
+          "/paths/~1things/get/responses/200/links",
+        ),
+      ],
+    ],
+    [
+      "an array member gets a schema for its items",
+      (d) => {
+        d.components.schemas.Thing.properties.tags.items = { type: "string" };
+      },
+      [
+        changed(
+          "breaking",
+          "major",
+          "listThings",
+          "`listThings` 200 `[].tags`: to `[].tags[]` in Response 200 content (application/json) — breaking",
+          "/paths/~1things/get/responses/200/content/application~1json/schema/items/properties/tags/items",
+        ),
+        changed(
+          "compatible",
+          "minor",
+          "createThing",
+          "`createThing` request body `tags`: to `tags[]` in Request Body content (application/json) — compatible",
+          "/paths/~1things/post/requestBody/content/application~1json/schema/properties/tags/items",
+        ),
+        changed(
+          "possibly breaking",
+          "minor",
+          "thingMadeWebhook",
+          "webhook `thingMadeWebhook` request body `tags`: add — possibly breaking (not classified: review it)",
+          "/webhooks/thingMade/post/requestBody/content/application~1json/schema/properties/tags/items",
+        ),
+      ],
+      (d) => {
+        d.components.schemas.Thing.properties.tags = { type: "array" };
+      },
+    ],
   ])(
     "when %s, then each change is placed and said as the rules say",
     (_name, edit, expected, setup) => {
