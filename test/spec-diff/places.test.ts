@@ -1828,6 +1828,28 @@ describe("diffDocuments", () => {
         d.components.schemas.Thing.properties.tags = { type: "array" };
       },
     ],
+    [
+      "an operation's answers are replaced by null",
+      (d) => {
+        d.paths["/things"].post.responses = null;
+      },
+      [
+        changed(
+          "breaking",
+          "major",
+          "createThing",
+          "`createThing` 200: status removed — breaking for clients that handle it",
+          "/paths/~1things/post/responses/200",
+        ),
+        changed(
+          "breaking",
+          "major",
+          "createThing",
+          "`createThing` 400: status removed — breaking for clients that handle it",
+          "/paths/~1things/post/responses/400",
+        ),
+      ],
+    ],
   ])(
     "when %s, then each change is placed and said as the rules say",
     (_name, edit, expected, setup) => {
