@@ -126,8 +126,8 @@ function parseDocument(text: string, name: string): Versioned {
   try {
     document = parseYaml(text) as Versioned | null;
   } catch (error) {
-    if (!(error instanceof DocumentRefused)) throw error;
-    throw new DocumentRefused(`${name}: ${error.message}`);
+    // parseYaml refuses with DocumentRefused alone; the name says which document.
+    throw new DocumentRefused(`${name}: ${(error as Error).message}`);
   }
   if (typeof document !== "object" || document === null) {
     throw new DocumentRefused(`${name} is not an OpenAPI document`);

@@ -13,9 +13,11 @@ const IN_PROCESS_WEBHOOKS =
  */
 export const MODULES = {
   "spec-diff": {
+    // The unit tables alone: each of classify.test.ts's edits diffs the whole document (0.3 s),
+    // and a survivor ran them all, over an hour and a half a run. It stays in `npm test`.
     classify: {
       mutate: ["src/spec-diff/{classify,diff,webhook-events}.ts"],
-      tests: ["test/spec-diff/{classify,rules,places}.test.ts"],
+      tests: ["test/spec-diff/{rules,places}.test.ts"],
     },
     command: {
       mutate: ["src/spec-diff/**/*.ts", "!src/spec-diff/{classify,diff,webhook-events}.ts"],
