@@ -127,6 +127,12 @@ export function classify(diff: Diff, keys: readonly string[], place: Place): Ver
     return constraint(diff, key, place);
   }
   if (key === "additionalProperties") return additional(diff, place);
+  // An array's items schema set allows fewer values, removed more.
+  if (key === "items" && diff.action !== "replace") {
+    const who = readerOf(place);
+    const what = `\`items\` ${change(diff)}`;
+    return tightenedOrLoosened(diff.action === "add", what, place, who.callers, who.readers);
+  }
   return library(diff);
 }
 

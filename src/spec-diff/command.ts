@@ -126,7 +126,7 @@ function parseDocument(text: string, name: string): Versioned {
   try {
     document = parseYaml(text) as Versioned | null;
   } catch (error) {
-    // parseYaml refuses with DocumentRefused alone; the name says which document.
+    // Whatever the reader throws is a refusal of this document; the name says which.
     throw new DocumentRefused(`${name}: ${(error as Error).message}`);
   }
   if (typeof document !== "object" || document === null) {

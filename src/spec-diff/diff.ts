@@ -69,8 +69,13 @@ function describe(diff: Diff, sides: Sides): Change[] {
   // Components are judged where they are used; security schemes are used by name, not $ref.
   if (section === "components" && name !== "securitySchemes") return [];
   if (section === "info" && name === "version") return [];
-  if (section === "paths" || section === "webhooks") {
-    if (name === undefined) return wholeSection(diff, section, sides);
+  const operations = section === "paths" || section === "webhooks";
+  // A whole section came or went. A path renamed (api-smart-diff matches `/a/{id}` to
+  // `/a/{plantId}`) is a change to the section itself, judged below.
+  if (operations && name === undefined && diff.action !== "rename") {
+    return wholeSection(diff, section, sides);
+  }
+  if (operations && name !== undefined) {
     const webhook = section === "webhooks";
     if (method === undefined) return wholePath(diff, section, name, sides);
     const inside = METHODS.has(method) ? rest : [method, ...rest];
@@ -127,7 +132,7 @@ function entries(diff: Diff): Diff[] {
       ({
         ...diff,
         path: [...diff.path, key],
-        action: key in after ? "add" : "remove",
+        action: Object.hasOwn(after, key) ? "add" : "remove",
         before: before[key],
         after: after[key],
       }) as Diff,
@@ -181,7 +186,9 @@ function judge(
   sides: Sides,
   at: OperationAt,
 ): Change[] {
-  if (!wholeList(rest)) return [judgeOne(diff, rest, operation, webhook, sides, at)];
+  if (diff.action === "rename" || !wholeList(rest)) {
+    return [judgeOne(diff, rest, operation, webhook, sides, at)];
+  }
   return entries(diff).flatMap((one) =>
     judge(one, [...rest, lastKey(one)], operation, webhook, sides, at),
   );
@@ -215,10 +222,10 @@ function judgeOne(
   });
   if (part === EVENT_EXTENSION && webhook) return change(eventChanged(diff), operation, "", keys);
   if (part === "responses") {
-    // A whole list was split into its entries (judge): a status, a parameter's index is there.
+    // A whole list of answers was split into its entries (judge), so the status is there.
     const [status, sub, header, ...tail] = inner as [string, string?, ...string[]];
     if (sub === undefined) return statusChange(diff, operation, status, answered, webhook, keys);
-    if (sub === "headers") {
+    if (sub === "headers" && header !== undefined) {
       const where = `${operation} ${status} header \`${header}\``;
       if (tail.length === 0) return headerAddedOrRemoved(diff, where, answered, webhook, keys);
       if (tail[0] === "required") {
@@ -226,15 +233,8 @@ function judgeOne(
       }
       return change(classify(diff, tail, place(answered)), where, field(tail), keys);
     }
-    if (sub === "content" && tail.length === 0) {
-      return mediaTypeChange(
-        diff,
-        `${operation} ${status}`,
-        String(header),
-        answered,
-        webhook,
-        keys,
-      );
+    if (sub === "content" && header !== undefined && tail.length === 0) {
+      return mediaTypeChange(diff, `${operation} ${status}`, header, answered, webhook, keys);
     }
     const where = `${operation} ${status}`;
     return change(classify(diff, inner, place(answered)), where, field(inner), keys);

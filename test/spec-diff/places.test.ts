@@ -1389,7 +1389,7 @@ describe("diffDocuments", () => {
       ],
     ],
     [
-      "a link is added to an answer",
+      "a link is added to an answer (no rule of ours: the library's verdict stands)",
       (d) => {
         d.paths["/things"].get.responses["200"].links.more = { operationId: "createThing" };
       },
@@ -1660,7 +1660,7 @@ describe("diffDocuments", () => {
       ],
     ],
     [
-      "an extension of a request body changes",
+      "an extension of a request body changes (the library's verdict)",
       (d) => {
         d.paths["/things"].post.requestBody["x-codegen"].name = "other";
       },
@@ -1758,7 +1758,7 @@ describe("diffDocuments", () => {
       ],
     ],
     [
-      "a parameter takes content instead of a schema",
+      "a parameter takes content instead of a schema (no rule of ours: the library's verdicts stand)",
       (d) => {
         const limit = d.paths["/things"].get.parameters[0];
         delete limit.schema;
@@ -1782,7 +1782,7 @@ describe("diffDocuments", () => {
       ],
     ],
     [
-      "links are added to an answer that had none",
+      "links are added to an answer that had none (the library's verdict)",
       (d) => {
         d.paths["/things"].get.responses["200"].links = { next: { operationId: "listThings" } };
       },
@@ -1795,38 +1795,6 @@ describe("diffDocuments", () => {
           "/paths/~1things/get/responses/200/links",
         ),
       ],
-    ],
-    [
-      "an array member gets a schema for its items",
-      (d) => {
-        d.components.schemas.Thing.properties.tags.items = { type: "string" };
-      },
-      [
-        changed(
-          "breaking",
-          "major",
-          "listThings",
-          "`listThings` 200 `[].tags`: to `[].tags[]` in Response 200 content (application/json) — breaking",
-          "/paths/~1things/get/responses/200/content/application~1json/schema/items/properties/tags/items",
-        ),
-        changed(
-          "compatible",
-          "minor",
-          "createThing",
-          "`createThing` request body `tags`: to `tags[]` in Request Body content (application/json) — compatible",
-          "/paths/~1things/post/requestBody/content/application~1json/schema/properties/tags/items",
-        ),
-        changed(
-          "possibly breaking",
-          "minor",
-          "thingMadeWebhook",
-          "webhook `thingMadeWebhook` request body `tags`: add — possibly breaking (not classified: review it)",
-          "/webhooks/thingMade/post/requestBody/content/application~1json/schema/properties/tags/items",
-        ),
-      ],
-      (d) => {
-        d.components.schemas.Thing.properties.tags = { type: "array" };
-      },
     ],
     [
       "an operation's answers are replaced by null",
@@ -1849,6 +1817,102 @@ describe("diffDocuments", () => {
           "/paths/~1things/post/responses/400",
         ),
       ],
+    ],
+    [
+      "a required answer header named like an object's own property is removed",
+      (d) => {
+        delete d.paths["/things"].post.responses["200"].headers;
+      },
+      [
+        changed(
+          "breaking",
+          "major",
+          "createThing",
+          "`createThing` 200 header `constructor`: header removed — breaking for clients that read it",
+          "/paths/~1things/post/responses/200/headers/constructor",
+        ),
+      ],
+      (d) => {
+        d.paths["/things"].post.responses["200"].headers = {
+          constructor: { required: true, schema: { type: "string" } },
+        };
+      },
+    ],
+    [
+      "an answer's media type is renamed to one with a charset (the library's verdict)",
+      (d) => {
+        const content = d.paths["/things"].get.responses["200"].content;
+        content["application/json; charset=utf-8"] = content["application/json"];
+        delete content["application/json"];
+      },
+      [
+        changed(
+          "compatible",
+          "minor",
+          "listThings",
+          "`listThings` 200: Content type of Request Body content (content) — compatible",
+          "/paths/~1things/get/responses/200/content",
+        ),
+      ],
+    ],
+    [
+      "a path parameter is renamed (the library's verdicts)",
+      (d) => {
+        d.paths["/things/{thingId}"] = d.paths["/things/{id}"];
+        delete d.paths["/things/{id}"];
+        d.paths["/things/{thingId}"].get.parameters[0].name = "thingId";
+      },
+      [
+        changed("compatible", "minor", "paths", "`paths`: rename — compatible", "/paths"),
+        changed(
+          "compatible",
+          "minor",
+          "getThing",
+          "`getThing` path parameter `id`: required path parameter `id` — compatible",
+          "/paths/~1things~1{id}/get/parameters/0/name",
+        ),
+      ],
+      (d) => {
+        d.paths["/things/{id}"] = {
+          get: {
+            operationId: "getThing",
+            parameters: [{ name: "id", in: "path", required: true, schema: { type: "integer" } }],
+            responses: { "200": { description: "ok" } },
+          },
+        };
+      },
+    ],
+    [
+      "an array member gets a schema for its items",
+      (d) => {
+        d.components.schemas.Thing.properties.tags.items = { type: "string" };
+      },
+      [
+        changed(
+          "compatible",
+          "minor",
+          "listThings",
+          '`listThings` 200 `[].tags`: `items` set to `{"type":"string"}` — compatible (less is sent)',
+          "/paths/~1things/get/responses/200/content/application~1json/schema/items/properties/tags/items",
+        ),
+        changed(
+          "breaking",
+          "major",
+          "createThing",
+          '`createThing` request body `tags`: `items` set to `{"type":"string"}` — breaking for clients whose values it now refuses',
+          "/paths/~1things/post/requestBody/content/application~1json/schema/properties/tags/items",
+        ),
+        changed(
+          "compatible",
+          "minor",
+          "thingMadeWebhook",
+          'webhook `thingMadeWebhook` request body `tags`: `items` set to `{"type":"string"}` — compatible (less is sent)',
+          "/webhooks/thingMade/post/requestBody/content/application~1json/schema/properties/tags/items",
+        ),
+      ],
+      (d) => {
+        d.components.schemas.Thing.properties.tags = { type: "array" };
+      },
     ],
   ])(
     "when %s, then each change is placed and said as the rules say",

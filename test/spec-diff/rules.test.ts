@@ -609,10 +609,33 @@ const RULES: Case[] = [
       "breaking for clients whose values it now refuses",
     ),
   ],
+  [
+    "an items schema removed from an answer",
+    diff("remove", { type: "string" }),
+    ["items"],
+    ANSWER,
+    breaking(
+      '`items` `{"type":"string"}` removed',
+      "breaking for clients that read it (wider values may come)",
+    ),
+  ],
+  [
+    "an items schema removed from a request",
+    diff("remove", { type: "string" }),
+    ["items"],
+    REQUEST,
+    compatible('`items` `{"type":"string"}` removed', "compatible (more is accepted)"),
+  ],
 ];
 
 /** Changes no rule of classify.ts takes: the library's own verdict stands. */
 const LIBRARY: [string, Diff, string[], Verdict][] = [
+  [
+    "an items schema replaced as a whole",
+    diff("replace", { type: "string" }, [], { type: "breaking", description: "[Replaced] items" }),
+    ["items"],
+    breaking("items", "breaking"),
+  ],
   [
     "a member replaced as a whole",
     diff("replace", { type: "string" }, true, { type: "breaking", description: "[Replaced] tag" }),
